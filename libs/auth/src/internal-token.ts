@@ -1,0 +1,30 @@
+import jwt from 'jsonwebtoken';
+import type { KeyKind, Mode } from './scopes';
+
+/**
+ * The gateway's word to a service about who is calling. Services take the tenant only from a
+ * verified token, never from request fields. A token without `tenant` is the gateway acting for
+ * itself (e.g. resolving a key before the tenant is known).
+ */
+export interface InternalClaims {
+  request_id: string;
+  tenant?: { account_id: string; mode: Mode };
+  key?: { id: string; prefix: string; kind: KeyKind; scopes: string[] };
+}
+
+const ISSUER = 'ticketing-gateway';
+const AUDIENCE = 'ticketing-services';
+const ALGORITHM = 'HS256';
+
+export function signInternalToken(claims: InternalClaims, secret: string, ttlSeconds = 60): string {
+  return jwt.sign(claims, secret, { algorithm: ALGORITHM, issuer: ISSUER, audience: AUDIENCE, expiresIn: ttlSeconds });
+}
+
+/** Throws when the token is missing, forged, expired or not meant for services. */
+export function verifyInternalToken(token: string, secret: string): InternalClaims {
+  const payload = jwt.verify(token, secret, { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
+  if (typeof payload === 'string' || typeof payload.request_id !== 'string') {
+    throw new Error('internal token has no request_id claim');
+  }
+  return { request_id: payload.request_id, tenant: payload.tenant, key: payload.key };
+}

@@ -1,0 +1,22 @@
+import type { KeyKind, Mode } from './scopes';
+
+/**
+ * The key-verification cache in Redis, shared by the gateway (reads, fills) and identity
+ * (writes a tombstone on revocation). Identity's write is unconditional and the gateway fills
+ * only with SET NX, so a fill racing a revocation can never resurrect a revoked key.
+ */
+export interface CachedKey {
+  key_id: string;
+  prefix: string;
+  account_id: string;
+  mode: Mode;
+  kind: KeyKind;
+  scopes: string[];
+  revoked: boolean;
+}
+
+export const KEY_CACHE_TTL_SECONDS = 300;
+
+export function keyCacheEntry(keyHash: string): string {
+  return `apikey:${keyHash}`;
+}

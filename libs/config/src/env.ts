@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/** Default ports of each process on a developer machine; Kubernetes overrides them by env. */
+export const DEFAULT_PORTS = {
+  gateway: { http: 8080 },
+  identity: { grpc: 50051, ops: 9101 },
+  catalog: { grpc: 50052, ops: 9102 },
+  ticketing: { grpc: 50053, ops: 9103 },
+  payments: { grpc: 50054, ops: 9104 },
+  scanning: { grpc: 50055, ops: 9105 },
+  webhooks: { grpc: 50056, ops: 9106 },
+} as const;
+
+export type BackendService = Exclude<keyof typeof DEFAULT_PORTS, 'gateway'>;
+export const BACKEND_SERVICES = Object.keys(DEFAULT_PORTS).filter((name) => name !== 'gateway') as BackendService[];
+
+export const DEFAULT_POSTGRES_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+/** The database a service owns, by default on the local server. */
+export function defaultDatabaseName(service: BackendService): string {
+  return `ticketing_${service}`;
+}
+
+export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+/**
+ * The secret gateway and services share to sign internal tokens. Only a development default:
+ * production must set it (NODE_ENV=production without it stops start-up).
+ */
+const DEVELOPMENT_TOKEN_SECRET = 'development-only-internal-token-secret';
+export const internalTokenSecret = z
+  .string()
+  .min(16, 'must be at least 16 characters')
+  .optional()
+  .transform((value, context) => {
+    if (value) return value;
+    if (process.env.NODE_ENV === 'production') {
+      context.addIssue({ code: 'custom', message: 'is required in production' });
+      return z.NEVER;
+    }
+    return DEVELOPMENT_TOKEN_SECRET;
+  });
+
+export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+export const redisUrl = z.string().url().default('redis://127.0.0.1:6379');
+
+export const kafkaBrokers = z
+  .string()
+  .default('127.0.0.1:9092')
+  .transform((value) => value.split(',').map((broker) => broker.trim()).filter(Boolean));
+
+export function databaseUrl(service: BackendService) {
+  return z.string().url().default(`postgresql://postgres@127.0.0.1:5432/${defaultDatabaseName(service)}`);
+}
+
+/** Variables every backend service reads. */
+export function backendServiceEnv(service: BackendService) {
+  return {
+    GRPC_PORT: port(DEFAULT_PORTS[service].grpc),
+    OPS_PORT: port(DEFAULT_PORTS[service].ops),
+    INTERNAL_TOKEN_SECRET: internalTokenSecret,
+    LOG_LEVEL: logLevel,
+  };
+}

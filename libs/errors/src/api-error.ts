@@ -1,0 +1,52 @@
+import { ERROR_CODES, type ErrorCode, type ErrorType } from './error-codes';
+
+/**
+ * The one error type that crosses layers: thrown by use cases, carried over gRPC, and rendered
+ * by the gateway as the public error envelope. Anything else that is thrown is an internal error.
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly param: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { param?: string } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.param = options.param;
+  }
+
+  get status(): number {
+    const definition: { status: number; paramStatus?: number } = ERROR_CODES[this.code];
+    return this.param !== undefined && definition.paramStatus !== undefined ? definition.paramStatus : definition.status;
+  }
+
+  get type(): ErrorType {
+    return ERROR_CODES[this.code].type;
+  }
+
+  static resourceMissing(resource: string, id: string, param?: string): ApiError {
+    return new ApiError('resource_missing', `No such ${resource}: '${id}'`, { param });
+  }
+}
+
+export interface ErrorEnvelope {
+  error: {
+    type: ErrorType;
+    code: ErrorCode;
+    message: string;
+    param?: string;
+    request_id: string;
+  };
+}
+
+export function toErrorEnvelope(error: ApiError, requestId: string): ErrorEnvelope {
+  return {
+    error: {
+      type: error.type,
+      code: error.code,
+      message: error.message,
+      ...(error.param === undefined ? {} : { param: error.param }),
+      request_id: requestId,
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Every error the public API can answer with, in one place. A code is a stable snake_case
+ * string clients branch on; its HTTP status and type are fixed here and nowhere else.
+ */
+export const ERROR_TYPES = [
+  'authentication_error',
+  'authorization_error',
+  'invalid_request_error',
+  'idempotency_error',
+  'rate_limit_error',
+  'api_error',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+interface ErrorCodeDefinition {
+  readonly status: number;
+  readonly type: ErrorType;
+  /** Status when a request parameter (not the URL) names the thing at fault. */
+  readonly paramStatus?: number;
+}
+
+export const ERROR_CODES = {
+  missing_api_key: { status: 401, type: 'authentication_error' },
+  invalid_api_key: { status: 401, type: 'authentication_error' },
+  publishable_key_not_allowed: { status: 401, type: 'authentication_error' },
+  secret_key_not_allowed: { status: 401, type: 'authentication_error' },
+  forbidden: { status: 403, type: 'authorization_error' },
+  scope_not_held: { status: 403, type: 'authorization_error' },
+  mode_unavailable: { status: 403, type: 'authorization_error' },
+  mode_not_allowed: { status: 403, type: 'authorization_error' },
+  parameter_missing: { status: 400, type: 'invalid_request_error' },
+  parameter_invalid: { status: 400, type: 'invalid_request_error' },
+  parameter_unknown: { status: 400, type: 'invalid_request_error' },
+  invalid_json: { status: 400, type: 'invalid_request_error' },
+  cannot_revoke_self: { status: 400, type: 'invalid_request_error' },
+  resource_missing: { status: 404, paramStatus: 400, type: 'invalid_request_error' },
+  route_not_found: { status: 404, type: 'invalid_request_error' },
+  body_too_large: { status: 413, type: 'invalid_request_error' },
+  unsupported_media_type: { status: 415, type: 'invalid_request_error' },
+  key_limit_reached: { status: 409, type: 'invalid_request_error' },
+  sold_out: { status: 409, type: 'invalid_request_error' },
+  idempotency_key_reused: { status: 409, type: 'idempotency_error' },
+  idempotency_key_in_use: { status: 409, type: 'idempotency_error' },
+  rate_limited: { status: 429, type: 'rate_limit_error' },
+  not_implemented: { status: 501, type: 'api_error' },
+  service_unavailable: { status: 503, type: 'api_error' },
+  internal_error: { status: 500, type: 'api_error' },
+} as const satisfies Record<string, ErrorCodeDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, value);
+}

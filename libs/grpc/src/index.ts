@@ -1,0 +1,4 @@
+export * from './call-context';
+export * from './status-mapping';
+export * from './server';
+export * from './client';

@@ -1,0 +1,104 @@
+import {
+  Server,
+  ServerCredentials,
+  status as GrpcStatus,
+  type handleUnaryCall,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { verifyInternalToken } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
+import type { Logger } from '@ticketing/observability';
+import { CallContext } from './call-context';
+import { apiErrorToGrpc, internalErrorToGrpc } from './status-mapping';
+
+export const INTERNAL_TOKEN_METADATA = 'x-internal-token';
+
+type AsyncUnary<TRequest, TResponse> = (request: TRequest, context: CallContext) => Promise<TResponse>;
+
+/** A service implemented with async handlers; each key must exist, so a missing RPC does not compile. */
+export type AsyncServiceImplementation<TServer> = {
+  [K in keyof TServer as TServer[K] extends handleUnaryCall<never, never> ? K : never]: TServer[K] extends handleUnaryCall<infer Req, infer Res>
+    ? AsyncUnary<Req, Res>
+    : never;
+};
+
+export interface GrpcServerOptions {
+  tokenSecret: string;
+  logger: Logger;
+}
+
+/**
+ * Adapts async handlers to grpc-js: every call must carry a valid gateway-signed token, an
+ * ApiError becomes a status with its code in trailers, anything else is logged and hidden.
+ */
+export function implementService<TServer extends UntypedServiceImplementation>(
+  handlers: AsyncServiceImplementation<TServer>,
+  options: GrpcServerOptions,
+): TServer {
+  const adapted: Record<string, handleUnaryCall<unknown, unknown>> = {};
+  for (const [name, handler] of Object.entries(handlers as Record<string, AsyncUnary<unknown, unknown>>)) {
+    adapted[name] = (call, callback) => {
+      const token = call.metadata.get(INTERNAL_TOKEN_METADATA)[0];
+      let context: CallContext;
+      try {
+        context = new CallContext(verifyInternalToken(typeof token === 'string' ? token : '', options.tokenSecret));
+      } catch {
+        callback({ code: GrpcStatus.UNAUTHENTICATED, details: 'missing or invalid internal token' });
+        return;
+      }
+      handler(call.request, context).then(
+        (response) => callback(null, response),
+        (error: unknown) => {
+          if (error instanceof ApiError) {
+            callback(apiErrorToGrpc(error));
+            return;
+          }
+          options.logger.error({ err: error, request_id: context.requestId, rpc: name }, 'unhandled error in gRPC handler');
+          callback(internalErrorToGrpc());
+        },
+      );
+    };
+  }
+  return adapted as TServer;
+}
+
+export interface RunningGrpcServer {
+  server: Server;
+  health: HealthImplementation;
+  port: number;
+  /** Stops accepting calls and waits for in-flight ones, bounded. */
+  shutdown(timeoutMs?: number): Promise<void>;
+}
+
+/** Starts a server with the standard grpc.health.v1 service (for Kubernetes gRPC probes). */
+export async function startGrpcServer(
+  services: Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }>,
+  port: number,
+): Promise<RunningGrpcServer> {
+  const server = new Server();
+  const health = new HealthImplementation({ '': 'SERVING' });
+  health.addToServer(server);
+  for (const { definition, implementation } of services) server.addService(definition, implementation);
+  const boundPort = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`0.0.0.0:${port}`, ServerCredentials.createInsecure(), (error, actualPort) => (error ? reject(error) : resolve(actualPort)));
+  });
+  return {
+    server,
+    health,
+    port: boundPort,
+    shutdown: (timeoutMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        health.setStatus('', 'NOT_SERVING');
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, timeoutMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}

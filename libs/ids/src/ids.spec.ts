@@ -1,0 +1,17 @@
+import { isId, newId } from './index';
+
+describe('newId', () => {
+  it('prefixes the type and sorts by creation order', () => {
+    const ids = Array.from({ length: 500 }, () => newId('evt'));
+    expect(ids.every((id) => id.startsWith('evt_'))).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('recognises its own ids and rejects other shapes', () => {
+    expect(isId(newId('key'), 'key')).toBe(true);
+    expect(isId(newId('key'), 'evt')).toBe(false);
+    expect(isId('evt_123', 'evt')).toBe(false);
+    expect(isId('evt_01ARZ3NDEKTSV4RRFFQ69G5FAVX', 'evt')).toBe(false);
+  });
+});

@@ -1,0 +1,25 @@
+import { monotonicFactory } from 'ulid';
+
+/**
+ * Resource ids are `<prefix>_<ULID>`: the ULID sorts by creation time, so "newest first" is
+ * "id descending" everywhere (database indexes, cursors, Kafka keys).
+ */
+export const ID_PREFIXES = [
+  'acct', 'key', 'org', 'evt', 'tier', 'dsc', 'dtr', 'tkt', 'hold', 'qen', 'cus', 'seg', 'pi',
+  'pay', 'cs', 'lst', 'stf', 'we', 'ntf', 'dlv', 'po', 'req', 'msg',
+] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
+
+const nextUlid = monotonicFactory();
+
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${nextUlid()}`;
+}
+
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** True when `value` is an id this platform could have issued with `prefix`. */
+export function isId(value: string, prefix: IdPrefix): boolean {
+  const [head, body] = value.split('_', 2);
+  return head === prefix && body !== undefined && ULID_PATTERN.test(body) && value.length === prefix.length + 27;
+}

@@ -1,0 +1,53 @@
+import { ApiError } from '@ticketing/errors';
+
+/**
+ * The list rules of the spec, in one place: newest first, `limit` defaults to 20 and is
+ * clamped to 1..100, `starting_after` is the id of the last item already seen, and an unknown
+ * cursor is a 400 that names the parameter.
+ */
+export const DEFAULT_PAGE_LIMIT = 20;
+export const MAX_PAGE_LIMIT = 100;
+
+export function clampLimit(limit: number | undefined): number {
+  if (limit === undefined || Number.isNaN(limit)) return DEFAULT_PAGE_LIMIT;
+  return Math.min(MAX_PAGE_LIMIT, Math.max(1, Math.trunc(limit)));
+}
+
+export interface PageRequest {
+  limit: number;
+  /** Empty or undefined for the first page. */
+  starting_after?: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+}
+
+export interface ListEnvelope<T> extends Page<T> {
+  object: 'list';
+}
+
+/** Where the items come from: a repository scoped to one tenant and its filters. */
+export interface PageSource<T> {
+  /** Whether the cursor names an item the caller can see. */
+  exists(id: string): Promise<boolean>;
+  /** Up to `take` items, id descending, all with id below `beforeId` when given. */
+  fetch(take: number, beforeId: string | undefined): Promise<T[]>;
+}
+
+export async function paginate<T>(request: PageRequest | undefined, source: PageSource<T>): Promise<Page<T>> {
+  const limit = clampLimit(request?.limit || undefined);
+  const cursor = request?.starting_after || undefined;
+  if (cursor !== undefined && !(await source.exists(cursor))) {
+    throw new ApiError('resource_missing', `No item with id '${cursor}' to start after; pass the id of the last item of the previous page.`, {
+      param: 'starting_after',
+    });
+  }
+  const rows = await source.fetch(limit + 1, cursor);
+  return { data: rows.slice(0, limit), has_more: rows.length > limit };
+}
+
+export function toListEnvelope<TIn, TOut>(page: Page<TIn>, present: (item: TIn) => TOut): ListEnvelope<TOut> {
+  return { object: 'list', data: page.data.map(present), has_more: page.has_more };
+}

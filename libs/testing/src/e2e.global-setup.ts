@@ -1,0 +1,1 @@
+export default async function e2eGlobalSetup(): Promise<void> {}

@@ -1,0 +1,1 @@
+export default async function e2eGlobalTeardown(): Promise<void> {}

@@ -1,0 +1,4 @@
+import { ensureInfrastructure } from '@ticketing/infra';
+export default async function integrationGlobalSetup(): Promise<void> {
+  await ensureInfrastructure();
+}
