@@ -14,8 +14,8 @@ module.exports = {
       testTimeout: 60_000,
     }),
     tier('e2e', __dirname, 'e2e-spec', {
-      globalSetup: '<rootDir>/libs/testing/src/e2e.global-setup.ts',
-      globalTeardown: '<rootDir>/libs/testing/src/e2e.global-teardown.ts',
+      globalSetup: '<rootDir>/e2e/support/global-setup.ts',
+      globalTeardown: '<rootDir>/e2e/support/global-teardown.ts',
       testTimeout: 120_000,
     }),
   ],

@@ -17,11 +17,12 @@ export const INTERNAL_TOKEN_METADATA = 'x-internal-token';
 
 type AsyncUnary<TRequest, TResponse> = (request: TRequest, context: CallContext) => Promise<TResponse>;
 
-/** A service implemented with async handlers; each key must exist, so a missing RPC does not compile. */
+/** The RPC names of a generated server interface, without its inherited index signature. */
+type RpcNames<TServer> = keyof { [K in keyof TServer as string extends K ? never : K]: TServer[K] };
+
+/** A service implemented with async handlers; each RPC must exist, so a missing one does not compile. */
 export type AsyncServiceImplementation<TServer> = {
-  [K in keyof TServer as TServer[K] extends handleUnaryCall<never, never> ? K : never]: TServer[K] extends handleUnaryCall<infer Req, infer Res>
-    ? AsyncUnary<Req, Res>
-    : never;
+  [K in RpcNames<TServer>]: TServer[K] extends handleUnaryCall<infer Req, infer Res> ? AsyncUnary<Req, Res> : never;
 };
 
 export interface GrpcServerOptions {

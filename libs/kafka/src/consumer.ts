@@ -2,22 +2,20 @@ import type { Consumer, Kafka } from 'kafkajs';
 import type { DomainEventEnvelope, EventOf, TopicDefinition } from '@ticketing/contracts';
 import type { Logger } from '@ticketing/observability';
 
-export interface EventConsumerOptions<TTopic extends TopicDefinition<Record<string, unknown>>> {
+export interface EventConsumerOptions<TPayloads extends Record<string, unknown>> {
   kafka: Kafka;
   groupId: string;
-  topic: TTopic;
+  topic: TopicDefinition<TPayloads>;
   logger: Logger;
   /** Must be idempotent (use the inbox): a message can arrive more than once. */
-  handle(event: EventOf<TTopic>): Promise<void>;
+  handle(event: EventOf<TopicDefinition<TPayloads>>): Promise<void>;
 }
 
 /**
  * Consumes one topic. A handler failure is not committed: kafkajs retries the message, so an
  * event is never skipped. Unknown event types on the topic are ignored (newer producers).
  */
-export async function startEventConsumer<TTopic extends TopicDefinition<Record<string, unknown>>>(
-  options: EventConsumerOptions<TTopic>,
-): Promise<Consumer> {
+export async function startEventConsumer<TPayloads extends Record<string, unknown>>(options: EventConsumerOptions<TPayloads>): Promise<Consumer> {
   const consumer = options.kafka.consumer({ groupId: options.groupId });
   await consumer.connect();
   await consumer.subscribe({ topic: options.topic.name, fromBeginning: true });
@@ -25,12 +23,12 @@ export async function startEventConsumer<TTopic extends TopicDefinition<Record<s
     eachMessage: async ({ message, partition }) => {
       if (!message.value) return;
       const event = JSON.parse(message.value.toString('utf8')) as DomainEventEnvelope;
-      if (!options.topic.types.includes(event.type)) {
+      if (!(options.topic.types as readonly string[]).includes(event.type)) {
         options.logger.debug({ type: event.type, topic: options.topic.name }, 'ignoring unknown event type');
         return;
       }
       options.logger.debug({ event_id: event.id, type: event.type, partition }, 'consuming event');
-      await options.handle(event as EventOf<TTopic>);
+      await options.handle(event as EventOf<TopicDefinition<TPayloads>>);
     },
   });
   return consumer;

@@ -3,16 +3,10 @@ import type { RawSqlExecutor } from './outbox';
 /**
  * The consumer side of exactly-once effects: inside the transaction that applies an event,
  * `recordFirstDelivery` inserts (consumer, message id); a redelivery finds the row and the
- * caller skips it. The `inbox_messages` table belongs to this library.
+ * caller skips it. The `inbox_messages` table belongs to this library: every consuming service
+ * creates it in a migration as (consumer TEXT, message_id TEXT, processed_at TIMESTAMPTZ DEFAULT
+ * now(), PRIMARY KEY (consumer, message_id)).
  */
-export const INBOX_TABLE_SQL = `
-CREATE TABLE inbox_messages (
-  consumer     TEXT NOT NULL,
-  message_id   TEXT NOT NULL,
-  processed_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-  PRIMARY KEY (consumer, message_id)
-);`;
-
 /** True the first time this consumer sees the message; false for a redelivery. */
 export async function recordFirstDelivery(tx: RawSqlExecutor, consumer: string, messageId: string): Promise<boolean> {
   const inserted = await tx.$executeRaw`INSERT INTO inbox_messages (consumer, message_id)

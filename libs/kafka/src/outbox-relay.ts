@@ -11,6 +11,9 @@ export interface OutboxRelayOptions {
   batchSize?: number;
 }
 
+/** Advisory-lock key of the relay; each service has its own database, so one key serves all. */
+const RELAY_LOCK_KEY = 7_200_301;
+
 interface OutboxRow {
   position: string;
   topic: string;
@@ -19,9 +22,11 @@ interface OutboxRow {
 }
 
 /**
- * Publishes committed outbox rows to Kafka, oldest first. Rows are locked with SKIP LOCKED and
- * marked published in the same transaction, so several replicas share the work; a crash
- * between publish and commit republishes, which consumers' inboxes absorb (at least once).
+ * Publishes committed outbox rows to Kafka, oldest first, and marks them published in the same
+ * transaction; a crash between publish and commit republishes, which consumers' inboxes absorb
+ * (at least once). Of several replicas, one publishes at a time (a transaction-scoped advisory
+ * lock), so one aggregate's events always reach Kafka in the order they were written; the
+ * others take over when it dies.
  */
 export class OutboxRelay {
   private readonly pool: Pool;
@@ -79,9 +84,14 @@ export class OutboxRelay {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
+      const { rows: lock } = await client.query<{ acquired: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS acquired', [RELAY_LOCK_KEY]);
+      if (!lock[0]?.acquired) {
+        await client.query('ROLLBACK');
+        return 0;
+      }
       const { rows } = await client.query<OutboxRow>(
         `SELECT position, topic, message_key, payload FROM outbox_messages
-          WHERE published_at IS NULL ORDER BY position LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          WHERE published_at IS NULL ORDER BY position LIMIT $1`,
         [this.options.batchSize ?? 100],
       );
       if (rows.length > 0) {

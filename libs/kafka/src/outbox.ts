@@ -5,20 +5,10 @@ import { newId } from '@ticketing/ids';
 /**
  * The transactional outbox. A use case writes its state change and `enqueueEvent(tx, ...)` in
  * one database transaction; the relay publishes later. The `outbox_messages` table belongs to
- * this library (same columns in every service, created by each service's first migration).
+ * this library: every publishing service creates it in a migration with exactly these columns:
+ *   position BIGSERIAL PRIMARY KEY, id TEXT UNIQUE, topic TEXT, message_key TEXT, payload JSONB,
+ *   created_at TIMESTAMPTZ DEFAULT now(), published_at TIMESTAMPTZ (NULL until published).
  */
-export const OUTBOX_TABLE_SQL = `
-CREATE TABLE outbox_messages (
-  position     BIGSERIAL PRIMARY KEY,
-  id           TEXT NOT NULL UNIQUE,
-  topic        TEXT NOT NULL,
-  message_key  TEXT NOT NULL,
-  payload      JSONB NOT NULL,
-  created_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
-  published_at TIMESTAMPTZ
-);
-CREATE INDEX outbox_messages_unpublished ON outbox_messages (position) WHERE published_at IS NULL;`;
-
 /** Any Prisma client or interactive-transaction client. */
 export interface RawSqlExecutor {
   $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { backendServiceEnv, databaseUrl, kafkaBrokers, loadConfig } from '@ticketing/config';
+
+const catalogEnv = z.object({
+  ...backendServiceEnv('catalog'),
+  DATABASE_URL: databaseUrl('catalog'),
+  KAFKA_BROKERS: kafkaBrokers,
+  /** How often the outbox relay looks for committed events when it has nothing to publish. */
+  OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(100),
+});
+
+export type CatalogConfig = z.infer<typeof catalogEnv>;
+
+export function loadCatalogConfig(env: NodeJS.ProcessEnv = process.env): CatalogConfig {
+  return loadConfig(catalogEnv, env);
+}

@@ -1,0 +1,36 @@
+import { CATALOG_EVENT_TOPIC } from '@ticketing/contracts';
+import { createKafka, ensureTopics } from '@ticketing/kafka';
+import { runService, startEndpoints } from '@ticketing/service';
+import { loadWebhooksConfig } from './config';
+import { CATALOG_EVENT_INBOX } from './consumers/catalog-event.consumer';
+import { startCatalogEventConsumer } from './consumers/catalog-event.consumer';
+import { createWebhooksPrisma } from './db';
+import { RecordNotificationUseCase } from './usecases/record-notification/record-notification.usecase';
+
+void runService({
+  name: 'webhooks',
+  loadConfig: loadWebhooksConfig,
+  start: async (config, logger) => {
+    const prisma = createWebhooksPrisma(config.DATABASE_URL);
+    await prisma.$connect();
+
+    const kafka = createKafka({ clientId: 'webhooks', brokers: config.KAFKA_BROKERS, logger });
+    await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name]);
+    const recordNotification = new RecordNotificationUseCase(prisma, CATALOG_EVENT_INBOX);
+    const consumer = await startCatalogEventConsumer(kafka, config.KAFKA_GROUP_ID, recordNotification, logger);
+
+    const endpoints = await startEndpoints({
+      grpcPort: config.GRPC_PORT,
+      opsPort: config.OPS_PORT,
+      logger,
+      services: [],
+      isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
+    });
+
+    return [
+      ...endpoints,
+      { name: 'kafka consumer', run: () => consumer.disconnect() },
+      { name: 'database', run: () => prisma.$disconnect() },
+    ];
+  },
+});

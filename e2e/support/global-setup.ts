@@ -1,0 +1,23 @@
+import { createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { setup } from '../../tools/setup';
+import { launchAll, stopServices, waitForSystem } from '../../tools/system/launch';
+import { repoRoot } from '../../tools/system/services';
+import { E2E_PORT_OFFSET, recordPid, resetPids } from './system';
+
+/** Starts infrastructure and every service once for the whole end-to-end run. */
+export default async function e2eGlobalSetup(): Promise<void> {
+  await setup();
+  resetPids();
+  const logDir = path.join(repoRoot, '.data/e2e');
+  mkdirSync(logDir, { recursive: true });
+  const log = createWriteStream(path.join(logDir, 'services.log'), { flags: 'w' });
+  const running = launchAll({ portOffset: E2E_PORT_OFFSET, onOutput: (service, line) => log.write(`${service} | ${line}\n`) });
+  for (const service of running) recordPid(service.name, service.process.pid!);
+  try {
+    await waitForSystem(running, E2E_PORT_OFFSET);
+  } catch (error) {
+    await stopServices(running);
+    throw new Error(`${(error as Error).message}; service logs: ${path.join(logDir, 'services.log')}`);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './prisma';
+export * from './database';
+export * from './migration-runner';

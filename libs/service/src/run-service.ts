@@ -1,0 +1,55 @@
+import { ConfigError } from '@ticketing/config';
+import { createLogger, type Logger } from '@ticketing/observability';
+
+/** Steps that undo start-up, run in order at shutdown (e.g. stop gRPC, flush outbox, close DB). */
+export type ShutdownStep = { name: string; run: () => Promise<unknown> };
+
+export interface ServiceStart<TConfig> {
+  name: string;
+  loadConfig: () => TConfig & { LOG_LEVEL: string };
+  start: (config: TConfig, logger: Logger) => Promise<ShutdownStep[]>;
+}
+
+/**
+ * The life of a service process: validated config first (a bad variable stops start-up with a
+ * message naming it), then start, then on SIGTERM/SIGINT a graceful, ordered shutdown.
+ */
+export async function runService<TConfig>(service: ServiceStart<TConfig>): Promise<void> {
+  let config: TConfig & { LOG_LEVEL: string };
+  try {
+    config = service.loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`${service.name}: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(service.name, config.LOG_LEVEL);
+  let steps: ShutdownStep[];
+  try {
+    steps = await service.start(config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'start-up failed');
+    process.exit(1);
+  }
+  logger.info('started');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    for (const step of steps) {
+      try {
+        await step.run();
+      } catch (error) {
+        logger.error({ err: error, step: step.name }, 'shutdown step failed');
+      }
+    }
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

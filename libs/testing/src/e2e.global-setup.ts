@@ -1,1 +1,0 @@
-export default async function e2eGlobalSetup(): Promise<void> {}

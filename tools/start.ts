@@ -1,0 +1,37 @@
+/**
+ * `npm start`: sets everything up, then runs all seven services as separate processes with
+ * their logs interleaved. Ctrl-C stops them gracefully, then the broker if this run started it.
+ */
+import { DEFAULT_PORTS } from '@ticketing/config';
+import { setup } from './setup';
+import { launchAll, stopServices, waitForSystem } from './system/launch';
+
+async function main(): Promise<void> {
+  const infrastructure = await setup((line) => console.log(`setup     | ${line}`));
+  const running = launchAll();
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('stopping services…');
+    await stopServices(running);
+    await infrastructure.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  await waitForSystem(running);
+  const port = process.env.PORT ?? DEFAULT_PORTS.gateway.http;
+  console.log(`\nThe API is up: http://127.0.0.1:${port}/v1/health — docs at http://127.0.0.1:${port}/v1/docs (Ctrl-C stops everything)\n`);
+  for (const service of running) {
+    void service.exited.then((code) => {
+      if (!stopping) console.error(`${service.name} exited unexpectedly (code ${code}); see its log lines above.`);
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { DEFAULT_POSTGRES_URL, defaultDatabaseName, type BackendService } from '@ticketing/config';
+import { databaseUrl } from '@ticketing/db';
+import { ALL_SERVICES, DATABASE_SERVICES, repoRoot, serviceDir, servicePorts, type ServiceName } from './services';
+
+export interface LaunchOptions {
+  /** Added to every default port (see servicePorts). */
+  portOffset?: number;
+  /** Extra variables per service, e.g. a slower outbox poll for a crash test. */
+  env?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** Where each output line goes; defaults to this process's stdout with a service prefix. */
+  onOutput?: (service: ServiceName, line: string) => void;
+}
+
+export interface RunningService {
+  name: ServiceName;
+  process: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+function environmentFor(service: ServiceName, options: LaunchOptions): NodeJS.ProcessEnv {
+  const adminUrl = process.env.POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
+  const database = (DATABASE_SERVICES as string[]).includes(service)
+    ? { DATABASE_URL: databaseUrl(adminUrl, defaultDatabaseName(service as BackendService)) }
+    : {};
+  return { ...process.env, ...database, ...servicePorts(options.portOffset)[service], ...options.env?.[service] };
+}
+
+function forwardLines(stream: NodeJS.ReadableStream, emit: (line: string) => void): void {
+  let buffered = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buffered += chunk;
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) emit(line);
+  });
+}
+
+/** Starts one service as its own Node process, running its TypeScript through tsx. */
+export function launchService(name: ServiceName, options: LaunchOptions = {}): RunningService {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(serviceDir(name), 'src/main.ts')], {
+    cwd: repoRoot,
+    env: environmentFor(name, options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const emit = options.onOutput ?? ((service, line) => process.stdout.write(`${service.padEnd(9)} | ${line}\n`));
+  forwardLines(child.stdout!, (line) => emit(name, line));
+  forwardLines(child.stderr!, (line) => emit(name, line));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { name, process: child, exited };
+}
+
+export function launchAll(options: LaunchOptions = {}): RunningService[] {
+  return ALL_SERVICES.map((name) => launchService(name, options));
+}
+
+/** Polls until the URL answers 200, or fails naming what did not come up. */
+export async function waitForHttp(url: string, timeoutMs: number, running: RunningService[] = []): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let crashed: string | undefined;
+  for (const service of running) void service.exited.then((code) => (crashed ??= `${service.name} exited with code ${code}`));
+  while (Date.now() < deadline) {
+    if (crashed) throw new Error(`${crashed} before ${url} was ready`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** Every service's readiness endpoint (database, broker reachable) and the gateway's health. */
+export async function waitForSystem(running: RunningService[], portOffset = 0, timeoutMs = 120_000): Promise<void> {
+  const ports = servicePorts(portOffset);
+  const urls = running.map(({ name }) =>
+    name === 'gateway' ? `http://127.0.0.1:${ports.gateway.PORT}/v1/health` : `http://127.0.0.1:${ports[name].OPS_PORT}/readyz`,
+  );
+  await Promise.all(urls.map((url) => waitForHttp(url, timeoutMs, running)));
+}
+
+/** SIGTERM (graceful), then SIGKILL whatever is still running after the grace period. */
+export async function stopServices(running: RunningService[], graceMs = 15_000): Promise<void> {
+  await Promise.all(
+    running.map(async (service) => {
+      if (service.process.exitCode !== null || service.process.signalCode !== null) return;
+      service.process.kill('SIGTERM');
+      const timer = setTimeout(() => service.process.kill('SIGKILL'), graceMs);
+      await service.exited;
+      clearTimeout(timer);
+    }),
+  );
+}

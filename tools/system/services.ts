@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { BACKEND_SERVICES, DEFAULT_PORTS, type BackendService } from '@ticketing/config';
+
+export const repoRoot = path.resolve(__dirname, '../..');
+
+export const ALL_SERVICES = [...BACKEND_SERVICES, 'gateway'] as const;
+export type ServiceName = (typeof ALL_SERVICES)[number];
+
+/** Services that own a database (those with a Prisma schema). */
+export const DATABASE_SERVICES: BackendService[] = ['identity', 'catalog', 'webhooks'];
+
+export function serviceDir(service: ServiceName): string {
+  return path.join(repoRoot, 'apps', service);
+}
+
+/**
+ * Ports for one running copy of the system. `offset` lets the end-to-end suite run its own
+ * copy beside a developer's `npm start`.
+ */
+export function servicePorts(offset = 0): Record<ServiceName, Record<string, string>> {
+  const backend = (service: BackendService) => ({
+    GRPC_PORT: String(DEFAULT_PORTS[service].grpc + offset),
+    OPS_PORT: String(DEFAULT_PORTS[service].ops + offset),
+  });
+  const grpcUrl = (service: BackendService) => `127.0.0.1:${DEFAULT_PORTS[service].grpc + offset}`;
+  return {
+    identity: backend('identity'),
+    catalog: backend('catalog'),
+    ticketing: backend('ticketing'),
+    payments: backend('payments'),
+    scanning: backend('scanning'),
+    webhooks: backend('webhooks'),
+    gateway: {
+      PORT: offset === 0 && process.env.PORT ? process.env.PORT : String(DEFAULT_PORTS.gateway.http + offset),
+      IDENTITY_GRPC_URL: grpcUrl('identity'),
+      CATALOG_GRPC_URL: grpcUrl('catalog'),
+    },
+  };
+}
