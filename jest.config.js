@@ -10,13 +10,13 @@ module.exports = {
   projects: [
     tier('unit', __dirname, 'spec'),
     tier('integration', __dirname, 'int-spec', {
-      globalSetup: '<rootDir>/libs/testing/src/integration.global-setup.ts',
-      testTimeout: 60_000,
+      globalSetup: '<rootDir>/tools/testing/integration.global-setup.ts',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/slow-tier.setup.ts'],
     }),
     tier('e2e', __dirname, 'e2e-spec', {
-      globalSetup: '<rootDir>/e2e/support/global-setup.ts',
-      globalTeardown: '<rootDir>/e2e/support/global-teardown.ts',
-      testTimeout: 120_000,
+      globalSetup: '<rootDir>/tools/testing/e2e.global-setup.ts',
+      globalTeardown: '<rootDir>/tools/testing/e2e.global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/slow-tier.setup.ts'],
     }),
   ],
 };

@@ -1,1 +1,2 @@
 export * from './wait-for';
+export * from './test-database';

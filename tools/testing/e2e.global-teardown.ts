@@ -1,4 +1,4 @@
-import { readPids } from './system';
+import { readPids } from '../../e2e/support/system';
 
 /** Stops every service the suite started (incl. ones a test restarted), gracefully. */
 export default async function e2eGlobalTeardown(): Promise<void> {
