@@ -1,7 +1,8 @@
 /**
  * Everything the system needs before a service can start, idempotent and safe to repeat:
  * infrastructure up, one database per service, migrations applied, Prisma clients generated.
- * Used by `npm start`, `npm test`, the admin command and `npm run setup`.
+ * Used by `npm start`, `npm test`, the test suites' global set-up, `npm run setup`, and (for
+ * identity's database only) the admin command.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -15,7 +16,8 @@ import { DATABASE_SERVICES, repoRoot, serviceDir } from './system/services';
 /** Prisma refuses to run without a schema engine path; generation never uses the engine. */
 const NO_SCHEMA_ENGINE = path.join(repoRoot, 'package.json');
 
-function generatePrismaClient(service: BackendService): void {
+/** Generates the service's Prisma client when its schema (or Prisma) changed since last time. */
+export function generatePrismaClient(service: BackendService): void {
   const schema = path.join(serviceDir(service), 'prisma/schema.prisma');
   const output = path.join(serviceDir(service), 'src/generated/prisma');
   const stampFile = path.join(output, '.schema-sha256');
@@ -30,14 +32,21 @@ function generatePrismaClient(service: BackendService): void {
   writeFileSync(stampFile, stamp);
 }
 
-export async function prepareDatabases(log: (line: string) => void = () => undefined): Promise<void> {
+/** The service's database exists, is migrated, and its Prisma client matches its schema. */
+export async function prepareServiceDatabase(service: BackendService): Promise<{ url: string; applied: string[] }> {
   const adminUrl = process.env.POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
+  const name = defaultDatabaseName(service);
+  await ensureDatabase(adminUrl, name);
+  const url = databaseUrl(adminUrl, name);
+  const { applied } = await applyMigrations(url, path.join(serviceDir(service), 'prisma/migrations'));
+  generatePrismaClient(service);
+  return { url, applied };
+}
+
+export async function prepareDatabases(log: (line: string) => void = () => undefined): Promise<void> {
   for (const service of DATABASE_SERVICES) {
-    const name = defaultDatabaseName(service);
-    await ensureDatabase(adminUrl, name);
-    const { applied } = await applyMigrations(databaseUrl(adminUrl, name), path.join(serviceDir(service), 'prisma/migrations'));
-    generatePrismaClient(service);
-    log(`${service}: database ${name} ready${applied.length ? ` (applied ${applied.join(', ')})` : ''}`);
+    const { applied } = await prepareServiceDatabase(service);
+    log(`${service}: database ${defaultDatabaseName(service)} ready${applied.length ? ` (applied ${applied.join(', ')})` : ''}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type LogEntry, type Producer } from 'kafkajs';
 import type { Logger } from '@ticketing/observability';
 
 /** A kafkajs client whose own logging goes through the service's JSON logger. */
@@ -16,8 +16,17 @@ export function createKafka(options: { clientId: string; brokers: string[]; logg
     logCreator:
       () =>
       ({ namespace, level, log }: LogEntry) => {
-        const { message, ...extra } = log;
+        // kafkajs's own timestamp would duplicate the logger's.
+        const { message, timestamp: _timestamp, ...extra } = log;
         options.logger[levels[level] ?? 'info']({ kafka: namespace, ...extra }, message);
       },
   });
+}
+
+/**
+ * The producer every relay uses: idempotent (no duplicates from its own retries, order kept per
+ * partition) with the murmur2 partitioner, so a key always maps to the same partition.
+ */
+export function createProducer(kafka: Kafka): Producer {
+  return kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
 }

@@ -6,7 +6,7 @@ import type { TopicDefinition } from '@ticketing/contracts';
 import { databaseUrl, ensureDatabase } from '@ticketing/db';
 import { createLogger } from '@ticketing/observability';
 import { waitFor } from '@ticketing/testing';
-import { createKafka } from './client';
+import { createKafka, createProducer } from './client';
 import { recordFirstDelivery } from './inbox';
 import { enqueueEvent, type RawSqlExecutor } from './outbox';
 import { OutboxRelay } from './outbox-relay';
@@ -76,7 +76,7 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
       },
     });
 
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    const producer = createProducer(kafka);
     await producer.connect();
     const relays = [1, 2].map(() => new OutboxRelay({ databaseUrl: url, producer, logger, pollIntervalMs: 20, batchSize: 7 }));
     relays.forEach((relay) => relay.start());

@@ -1,0 +1,41 @@
+import { identityV1 } from '@ticketing/contracts';
+import { implementService } from '@ticketing/grpc';
+import { connectRedis } from '@ticketing/redis';
+import { runService, startEndpoints } from '@ticketing/service';
+import { KeyCache } from './cache/key-cache';
+import { loadIdentityConfig } from './config';
+import { createIdentityPrisma } from './db';
+import { identityGrpcHandlers } from './grpc/identity.grpc';
+
+void runService({
+  name: 'identity',
+  loadConfig: loadIdentityConfig,
+  start: async (config, logger) => {
+    const prisma = createIdentityPrisma(config.DATABASE_URL);
+    await prisma.$connect();
+    const redis = await connectRedis(config.REDIS_URL, logger);
+
+    const endpoints = await startEndpoints({
+      grpcPort: config.GRPC_PORT,
+      opsPort: config.OPS_PORT,
+      logger,
+      services: [
+        {
+          definition: identityV1.IdentityServiceService,
+          implementation: implementService<identityV1.IdentityServiceServer>(identityGrpcHandlers(prisma, new KeyCache(redis)), {
+            tokenSecret: config.INTERNAL_TOKEN_SECRET,
+            logger,
+          }),
+        },
+      ],
+      // Revocation needs Redis as much as the database: not ready without both.
+      isReady: async () => (await prisma.$queryRaw`SELECT 1`, (await redis.ping()) === 'PONG'),
+    });
+
+    return [
+      ...endpoints,
+      { name: 'redis', run: () => redis.close() },
+      { name: 'database', run: () => prisma.$disconnect() },
+    ];
+  },
+});

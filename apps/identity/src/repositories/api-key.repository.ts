@@ -1,0 +1,87 @@
+import type { KeyKind, Mode, Tenant } from '@ticketing/auth';
+import { tenantScope } from '@ticketing/db';
+import { newId } from '@ticketing/ids';
+import type { PageSource } from '@ticketing/pagination';
+import type { IdentityDb } from '../db';
+import type { ApiKeyRecord } from '../domain/api-key';
+
+const keyColumns = {
+  id: true,
+  account_id: true,
+  mode: true,
+  kind: true,
+  prefix: true,
+  key_hash: true,
+  label: true,
+  scopes: true,
+  created_at: true,
+  revoked_at: true,
+} as const;
+
+type KeyRow = Omit<ApiKeyRecord, 'mode' | 'kind'> & { mode: string; kind: string };
+
+/** The table's CHECK constraints admit only these values. */
+function toRecord(row: KeyRow): ApiKeyRecord {
+  return { ...row, mode: row.mode as Mode, kind: row.kind as KeyKind };
+}
+
+export interface NewApiKey {
+  kind: KeyKind;
+  prefix: string;
+  key_hash: string;
+  label: string;
+  scopes: string[];
+}
+
+/** API keys. Every method but the lookup by hash takes the tenant (or, for the account-wide count, its account). */
+export class ApiKeyRepository {
+  constructor(private readonly db: IdentityDb) {}
+
+  async create(tenant: Tenant, fields: NewApiKey): Promise<ApiKeyRecord> {
+    return toRecord(await this.db.apiKey.create({ data: { id: newId('key'), ...tenantScope(tenant), ...fields }, select: keyColumns }));
+  }
+
+  /**
+   * The one unscoped read: resolving a presented key is how the gateway learns the tenant in
+   * the first place. The hash is of 192 random bits, so it cannot be guessed.
+   */
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const row = await this.db.apiKey.findUnique({ where: { key_hash: keyHash }, select: keyColumns });
+    return row && toRecord(row);
+  }
+
+  async findByPrefix(tenant: Tenant, prefix: string): Promise<ApiKeyRecord | null> {
+    const row = await this.db.apiKey.findFirst({ where: { prefix, ...tenantScope(tenant) }, select: keyColumns });
+    return row && toRecord(row);
+  }
+
+  /** Active keys of an account in both modes: the limit is per account, not per tenant. */
+  countActiveInAccount(accountId: string): Promise<number> {
+    return this.db.apiKey.count({ where: { account_id: accountId, revoked_at: null } });
+  }
+
+  /** Sets revoked_at once; an already revoked key keeps its first revocation time. */
+  async revoke(tenant: Tenant, id: string): Promise<ApiKeyRecord | null> {
+    const scope = tenantScope(tenant);
+    await this.db.apiKey.updateMany({ where: { id, ...scope, revoked_at: null }, data: { revoked_at: new Date() } });
+    const row = await this.db.apiKey.findFirst({ where: { id, ...scope }, select: keyColumns });
+    return row && toRecord(row);
+  }
+
+  /** The tenant's keys, revoked ones included (they stay listed as an audit trail). */
+  pages(tenant: Tenant): PageSource<ApiKeyRecord> {
+    const scope = tenantScope(tenant);
+    return {
+      exists: async (id) => (await this.db.apiKey.count({ where: { id, ...scope } })) > 0,
+      fetch: async (take, beforeId) =>
+        (
+          await this.db.apiKey.findMany({
+            where: { ...scope, ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
+            orderBy: { id: 'desc' },
+            take,
+            select: keyColumns,
+          })
+        ).map(toRecord),
+    };
+  }
+}

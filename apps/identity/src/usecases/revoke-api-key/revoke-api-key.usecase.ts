@@ -1,0 +1,36 @@
+import type { Tenant } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
+import type { KeyCache } from '../../cache/key-cache';
+import type { PrismaClient } from '../../db';
+import type { ApiKeyRecord } from '../../domain/api-key';
+import { ApiKeyRepository } from '../../repositories/api-key.repository';
+
+/**
+ * Revokes a key of the caller's account and mode, then (after the commit, so a rollback never
+ * leaves a tombstone for a live key) overwrites the gateway's cache entry for it: the very next
+ * request with the key is refused. Repeating a revocation rewrites the tombstone, so a retry
+ * after a failed cache write completes it.
+ */
+export class RevokeApiKeyUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly keyCache: KeyCache,
+  ) {}
+
+  async execute(tenant: Tenant, callingKeyId: string, prefix: string): Promise<ApiKeyRecord> {
+    const revoked = await this.prisma.$transaction(async (tx) => {
+      const keys = new ApiKeyRepository(tx);
+      const target = await keys.findByPrefix(tenant, prefix);
+      if (!target) throw ApiError.resourceMissing('API key', prefix);
+      if (target.id === callingKeyId) {
+        throw new ApiError('cannot_revoke_self', 'A key cannot revoke itself; revoke it with another key that holds keys:manage.');
+      }
+      if (target.revoked_at !== null) return target;
+      const updated = await keys.revoke(tenant, target.id);
+      if (!updated) throw ApiError.resourceMissing('API key', prefix);
+      return updated;
+    });
+    await this.keyCache.writeRevoked(revoked);
+    return revoked;
+  }
+}
