@@ -1,6 +1,6 @@
 import { CATALOG_EVENT_TOPIC, catalogV1 } from '@ticketing/contracts';
 import { implementService } from '@ticketing/grpc';
-import { createKafka, ensureTopics, OutboxRelay } from '@ticketing/kafka';
+import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
 import { runService, startEndpoints } from '@ticketing/service';
 import { loadCatalogConfig } from './config';
 import { createCatalogPrisma } from './db';
@@ -15,7 +15,7 @@ void runService({
 
     const kafka = createKafka({ clientId: 'catalog', brokers: config.KAFKA_BROKERS, logger });
     await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name]);
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    const producer = createProducer(kafka);
     await producer.connect();
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
     relay.start();
