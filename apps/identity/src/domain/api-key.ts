@@ -23,7 +23,7 @@ export interface MintedApiKey {
   secret: string;
 }
 
-/** What the gateway authorizes a request with, and caches under the key's hash. */
+/** What the gateway authorizes a request with (VerifyApiKey answers it), and caches under the key's hash. */
 export function toCachedKey(key: ApiKeyRecord): CachedKey {
   return {
     key_id: key.id,

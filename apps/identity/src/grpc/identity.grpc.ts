@@ -3,7 +3,7 @@ import type { AsyncServiceImplementation } from '@ticketing/grpc';
 import type { KeyCache } from '../cache/key-cache';
 import type { PrismaClient } from '../db';
 import type { Account } from '../domain/account';
-import type { ApiKeyRecord } from '../domain/api-key';
+import { toCachedKey, type ApiKeyRecord } from '../domain/api-key';
 import { CreateApiKeyUseCase } from '../usecases/create-api-key/create-api-key.usecase';
 import { GetAccountUseCase } from '../usecases/get-account/get-account.usecase';
 import { ListApiKeysUseCase } from '../usecases/list-api-keys/list-api-keys.usecase';
@@ -21,18 +21,6 @@ function toApiKeyMessage(key: ApiKeyRecord): identityV1.ApiKey {
     kind: key.kind,
     created_at: key.created_at.toISOString(),
     revoked_at: key.revoked_at?.toISOString() ?? '',
-  };
-}
-
-function toPrincipalMessage(key: ApiKeyRecord): identityV1.ApiKeyPrincipal {
-  return {
-    key_id: key.id,
-    prefix: key.prefix,
-    account_id: key.account_id,
-    mode: key.mode,
-    kind: key.kind,
-    scopes: key.scopes,
-    revoked: key.revoked_at !== null,
   };
 }
 
@@ -55,7 +43,7 @@ export function identityGrpcHandlers(prisma: PrismaClient, keyCache: KeyCache): 
   const revokeApiKey = new RevokeApiKeyUseCase(prisma, keyCache);
   return {
     // The gateway resolves keys before it knows the tenant, so this one needs no tenant.
-    verifyApiKey: async (request) => toPrincipalMessage(await verifyApiKey.execute(request.key_hash)),
+    verifyApiKey: async (request) => toCachedKey(await verifyApiKey.execute(request.key_hash)),
     getAccount: async (_request, context) => toAccountMessage(await getAccount.execute(context.tenant), context.tenant.mode),
     createApiKey: async (request, context) => {
       const minted = await createApiKey.execute(context.tenant, context.key, request);
