@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { hashApiKey, KEY_CACHE_TTL_SECONDS, KEY_KINDS, keyCacheEntry, looksLikeApiKey, MODES, type CachedKey } from '@ticketing/auth';
+import type { identityV1 } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
+import { callUnary, type CallerOptions } from '@ticketing/grpc';
+import type { RedisClient } from '@ticketing/redis';
+
+const cachedKey = z.object({
+  key_id: z.string(),
+  prefix: z.string(),
+  account_id: z.string(),
+  mode: z.enum(MODES),
+  kind: z.enum(KEY_KINDS),
+  scopes: z.array(z.string()),
+  revoked: z.boolean(),
+}) satisfies z.ZodType<CachedKey>;
+
+const tombstone = z.object({ revoked: z.literal(true) });
+
+function invalidKey(): ApiError {
+  return new ApiError('invalid_api_key', 'Invalid API key provided.');
+}
+
+function revokedKey(): ApiError {
+  return new ApiError('invalid_api_key', 'This API key has been revoked.');
+}
+
+/** A revocation tombstone is honoured whatever else identity wrote into it. */
+function fromCache(text: string): CachedKey {
+  const value: unknown = JSON.parse(text);
+  if (tombstone.safeParse(value).success) throw revokedKey();
+  return cachedKey.parse(value);
+}
+
+/**
+ * Resolves a presented key to the key record it names: Redis first, identity on a miss. Keys
+ * travel only as their SHA-256 hash. The cache is filled with SET NX so that identity's
+ * revocation tombstone, written unconditionally, always wins a race with a fill.
+ */
+export class KeyVerifier {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly identity: identityV1.IdentityServiceClient,
+    private readonly caller: CallerOptions,
+  ) {}
+
+  async verify(presented: string, requestId: string): Promise<CachedKey> {
+    if (!looksLikeApiKey(presented)) throw invalidKey();
+    const keyHash = hashApiKey(presented);
+    const entry = keyCacheEntry(keyHash);
+    const cached = await this.redis.get(entry);
+    const key = cached === null ? await this.resolveAndCache(entry, keyHash, requestId) : fromCache(cached);
+    if (key.revoked) throw revokedKey();
+    return key;
+  }
+
+  private async resolveAndCache(entry: string, keyHash: string, requestId: string): Promise<CachedKey> {
+    const key = await this.lookUp(keyHash, requestId);
+    const filled = await this.redis.set(entry, JSON.stringify(key), { condition: 'NX', expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } });
+    if (filled !== null) return key;
+    // Someone wrote the entry since our read, possibly identity revoking the key: theirs is newer.
+    const winner = await this.redis.get(entry);
+    return winner === null ? key : fromCache(winner);
+  }
+
+  private async lookUp(keyHash: string, requestId: string): Promise<CachedKey> {
+    try {
+      const principal = await callUnary(this.identity.verifyApiKey.bind(this.identity), { key_hash: keyHash }, { request_id: requestId }, this.caller);
+      return cachedKey.parse(principal);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'resource_missing') throw invalidKey();
+      throw error;
+    }
+  }
+}

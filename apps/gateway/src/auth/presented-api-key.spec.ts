@@ -1,0 +1,20 @@
+import { presentedApiKey } from './presented-api-key';
+
+describe('presentedApiKey', () => {
+  it('reads the Bearer token first, then x-api-key', () => {
+    expect(presentedApiKey({ authorization: 'Bearer sk_test_abc' })).toBe('sk_test_abc');
+    expect(presentedApiKey({ authorization: 'bearer   sk_test_abc ' })).toBe('sk_test_abc');
+    expect(presentedApiKey({ 'x-api-key': 'sk_test_xyz' })).toBe('sk_test_xyz');
+    expect(presentedApiKey({ authorization: 'Bearer sk_test_abc', 'x-api-key': 'sk_test_xyz' })).toBe('sk_test_abc');
+  });
+
+  it('answers missing_api_key when no key was sent', () => {
+    expect(() => presentedApiKey({})).toThrow(expect.objectContaining({ code: 'missing_api_key' }));
+    expect(() => presentedApiKey({ authorization: 'Bearer ' })).toThrow(expect.objectContaining({ code: 'missing_api_key' }));
+    expect(() => presentedApiKey({ 'x-api-key': ' ' })).toThrow(expect.objectContaining({ code: 'missing_api_key' }));
+  });
+
+  it('answers invalid_api_key for another authorization scheme', () => {
+    expect(() => presentedApiKey({ authorization: 'Basic c2tfdGVzdDo=' })).toThrow(expect.objectContaining({ code: 'invalid_api_key' }));
+  });
+});

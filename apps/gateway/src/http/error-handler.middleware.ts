@@ -1,0 +1,38 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, toErrorEnvelope } from '@ticketing/errors';
+import type { Logger } from '@ticketing/observability';
+import { BODY_LIMIT } from './json-body.middleware';
+import { requestState } from './request-state';
+
+interface HttpError extends Error {
+  status?: number;
+  type?: string;
+}
+
+/** Errors raised by Express and its body parser, in the public API's terms. */
+function fromHttpError(error: HttpError): ApiError | undefined {
+  if (error.type === 'entity.parse.failed') return new ApiError('invalid_json', 'The request body is not valid JSON.');
+  if (error.type === 'entity.too.large') return new ApiError('body_too_large', `The request body is larger than ${BODY_LIMIT}.`);
+  if (error.status === 415) return new ApiError('unsupported_media_type', error.message);
+  // Other request faults Express reports, e.g. a URL with broken percent-encoding.
+  if (error.status !== undefined && error.status >= 400 && error.status < 500) return new ApiError('parameter_invalid', error.message);
+  return undefined;
+}
+
+export const routeNotFound: RequestHandler = (req) => {
+  throw new ApiError('route_not_found', `Unrecognized request URL: ${req.method} ${req.path}. See /v1/docs for the available endpoints.`);
+};
+
+/** The one place failures become the error envelope; anything unexpected is a logged, generic 500. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    const { requestId } = requestState(res);
+    let apiError = error instanceof ApiError ? error : error instanceof Error ? fromHttpError(error) : undefined;
+    if (!apiError) {
+      logger.error({ err: error, request_id: requestId }, 'unhandled error');
+      apiError = new ApiError('internal_error', 'An internal error occurred; retry later or contact support with the request id.');
+    }
+    res.status(apiError.status).json(toErrorEnvelope(apiError, requestId));
+  };
+}

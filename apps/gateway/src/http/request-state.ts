@@ -1,0 +1,18 @@
+import type { Response } from 'express';
+import type { CachedKey } from '@ticketing/auth';
+import type { Route, RouteInput } from '../routes/route';
+
+/** What the gateway learns about a request as it passes the pipeline, kept in `res.locals`. */
+export interface RequestState {
+  requestId: string;
+  /** The route-table entry the request matched, once it has. */
+  route?: Route;
+  /** The authenticated key, on keyed routes once authentication passed. */
+  key?: CachedKey;
+  /** Params, query and body after validation: the only input handlers read. */
+  input?: RouteInput;
+}
+
+export function requestState(res: Response): RequestState {
+  return res.locals as RequestState;
+}

@@ -1,0 +1,26 @@
+import { catalogV1, identityV1 } from '@ticketing/contracts';
+import { createGrpcClient } from '@ticketing/grpc';
+import { connectRedis } from '@ticketing/redis';
+import { runService } from '@ticketing/service';
+import { createGatewayApp } from './app';
+import { loadGatewayConfig } from './config';
+import { closeGracefully, listen } from './http/http-server';
+
+void runService({
+  name: 'gateway',
+  loadConfig: loadGatewayConfig,
+  start: async (config, logger) => {
+    const redis = await connectRedis(config.REDIS_URL, logger);
+    const clients = {
+      identity: createGrpcClient(identityV1.IdentityServiceClient, config.IDENTITY_GRPC_URL),
+      catalog: createGrpcClient(catalogV1.CatalogServiceClient, config.CATALOG_GRPC_URL),
+    };
+    const server = await listen(createGatewayApp({ redis, clients, config, logger }), config.PORT);
+    logger.info({ port: config.PORT }, 'listening');
+    return [
+      { name: 'http server', run: () => closeGracefully(server) },
+      { name: 'grpc clients', run: async () => Object.values(clients).forEach((client) => client.close()) },
+      { name: 'redis', run: () => redis.close() },
+    ];
+  },
+});

@@ -1,0 +1,16 @@
+import { isKeyKind, isMode, type KeyKind, type Mode } from '@ticketing/auth';
+
+/** proto3 has no null for scalars: an empty string means "not set", which the public JSON says with null. */
+export function nullIfEmpty(value: string): string | null {
+  return value === '' ? null : value;
+}
+
+export function modeOf(value: string): Mode {
+  if (!isMode(value)) throw new Error(`backend answered an unknown mode '${value}'`);
+  return value;
+}
+
+export function keyKindOf(value: string): KeyKind {
+  if (!isKeyKind(value)) throw new Error(`backend answered an unknown key kind '${value}'`);
+  return value;
+}

@@ -1,0 +1,72 @@
+import { Router, type RequestHandler } from 'express';
+import { ApiError } from '@ticketing/errors';
+import type { CallerOptions } from '@ticketing/grpc';
+import type { Logger } from '@ticketing/observability';
+import { authenticate } from '../auth/authenticate.middleware';
+import { authorize } from '../auth/authorize.middleware';
+import { internalClaims } from '../auth/internal-claims';
+import type { KeyVerifier } from '../auth/key-verifier';
+import { backendServices, type BackendClients } from '../grpc/service-calls';
+import { jsonBody } from '../http/json-body.middleware';
+import { requestState } from '../http/request-state';
+import { idempotency } from '../idempotency/idempotency.middleware';
+import type { IdempotencyStore } from '../idempotency/idempotency.store';
+import type { ApiReference } from '../openapi/api-reference';
+import { validateInput } from '../validation/validate.middleware';
+import { isImplemented, type Route } from './route';
+import { inMatchingOrder } from './route-order';
+
+export interface RouteTableDeps {
+  verifier: KeyVerifier;
+  idempotencyStore: IdempotencyStore;
+  clients: BackendClients;
+  caller: CallerOptions;
+  reference: ApiReference;
+  logger: Logger;
+}
+
+const notImplemented: RequestHandler = () => {
+  throw new ApiError('not_implemented', 'This operation is not available yet.');
+};
+
+function matched(route: Route): RequestHandler {
+  return (_req, res, next) => {
+    requestState(res).route = route;
+    next();
+  };
+}
+
+function respond(route: Route & { handler: NonNullable<Route['handler']> }, deps: RouteTableDeps): RequestHandler {
+  return async (_req, res) => {
+    const state = requestState(res);
+    const services = backendServices(deps.clients, internalClaims(state.requestId, state.key), deps.caller);
+    const body = await route.handler(state.input!, { services, reference: deps.reference });
+    if (route.produces === 'text/html') res.type('html').send(body);
+    else res.json(body);
+  };
+}
+
+/**
+ * Each operation's pipeline, in the order the architecture fixes: authenticate → key kind and
+ * scope → read and validate input → idempotency (POST) → handler. Unbuilt operations stop at
+ * 501 right after the key checks.
+ */
+function pipeline(route: Route, deps: RouteTableDeps): RequestHandler[] {
+  const keyChecks = route.access.kind === 'public' ? [] : [authenticate(deps.verifier), authorize(route.access)];
+  if (!isImplemented(route)) return [...keyChecks, notImplemented];
+  return [
+    ...keyChecks,
+    ...(route.body ? jsonBody : []),
+    validateInput(route),
+    ...(route.method === 'post' && route.access.kind !== 'public' ? [idempotency(deps.idempotencyStore, deps.logger)] : []),
+    respond(route, deps),
+  ];
+}
+
+export function routeTableRouter(routes: readonly Route[], deps: RouteTableDeps): Router {
+  const router = Router();
+  for (const route of inMatchingOrder(routes)) {
+    router[route.method](route.path.replace(/\{([^}]+)\}/g, ':$1'), matched(route), ...pipeline(route, deps));
+  }
+  return router;
+}

@@ -1,0 +1,155 @@
+import type { Scope } from '@ticketing/auth';
+import { routeTable } from './index';
+import { inMatchingOrder } from './route-order';
+import type { Access, Route } from './route';
+
+type Expected = [operation: string, access: Access];
+const secret = (scope: Scope | null, ...operations: string[]): Expected[] => operations.map((operation) => [operation, { kind: 'secret', scope }]);
+const publishable = (scope: Scope, ...operations: string[]): Expected[] => operations.map((operation) => [operation, { kind: 'publishable', scope }]);
+
+/** The spec's endpoint tables (section 4), with its "all … operations" spelt out. */
+const SPEC_OPERATIONS: Expected[] = [
+  ...['GET /v1/health', 'GET /v1/openapi.json', 'GET /v1/docs'].map((operation): Expected => [operation, { kind: 'public' }]),
+  ...secret(null, 'GET /v1/account'),
+  ...secret('keys:manage', 'POST /v1/account/keys', 'GET /v1/account/keys', 'DELETE /v1/account/keys/{prefix}'),
+  ...secret('events:read', 'GET /v1/events', 'GET /v1/events/{id}', 'GET /v1/events/{id}/seatmap', 'GET /v1/events/{id}/similar', 'GET /v1/organizations', 'GET /v1/organizations/{id}'),
+  ...secret(
+    'events:write',
+    'POST /v1/events',
+    'PATCH /v1/events/{id}',
+    'POST /v1/events/{id}/tiers',
+    'GET /v1/discounts',
+    'POST /v1/discounts',
+    'GET /v1/discounts/{id}',
+    'PATCH /v1/discounts/{id}',
+    'POST /v1/discounts/{id}/deactivate',
+    'POST /v1/discounts/{id}/triggers',
+    'GET /v1/discounts/{id}/triggers',
+    'DELETE /v1/discounts/{id}/triggers/{trigger_id}',
+  ),
+  ...secret('tickets:read', 'GET /v1/tickets', 'GET /v1/tickets/{id}', 'POST /v1/tickets/{id}/delivery_link', 'GET /v1/events/{id}/comps'),
+  ...secret(
+    'tickets:issue',
+    'POST /v1/events/{id}/tickets',
+    'POST /v1/events/{id}/comps',
+    'POST /v1/events/{id}/seats/hold',
+    'DELETE /v1/events/{id}/seats/hold/{hold_id}',
+    'GET /v1/events/{id}/queue',
+    'POST /v1/events/{id}/queue/join',
+    'POST /v1/events/{id}/queue/leave',
+  ),
+  ...secret(
+    'tickets:manage',
+    'POST /v1/tickets/{id}/transfer',
+    'POST /v1/tickets/{id}/refund',
+    'POST /v1/tickets/{id}/revoke',
+    'POST /v1/tickets/{id}/upgrade',
+    'GET /v1/tickets/{id}/upgrade-options',
+  ),
+  ...secret(
+    'customers:write',
+    'POST /v1/customers',
+    'GET /v1/customers/{id}',
+    'GET /v1/customers/segments/{kind}',
+    'GET /v1/segments',
+    'POST /v1/segments',
+    'GET /v1/segments/{id}',
+    'PATCH /v1/segments/{id}',
+    'DELETE /v1/segments/{id}',
+  ),
+  ...secret('payments:write', 'POST /v1/payment_intents', 'POST /v1/payment_intents/{id}/confirm', 'GET /v1/payments/{id}'),
+  ...secret('marketplace:read', 'GET /v1/marketplace/listings', 'GET /v1/marketplace/listings/{id}'),
+  ...secret('reports:read', 'GET /v1/reports/sales', 'GET /v1/reports/attendance'),
+  ...secret('scanning:write', 'POST /v1/scan/validate', 'POST /v1/scan/batch', 'POST /v1/tickets/{id}/attendance'),
+  ...secret(
+    'staff:manage',
+    'POST /v1/staff',
+    'GET /v1/staff',
+    'GET /v1/staff/{id}',
+    'PATCH /v1/staff/{id}',
+    'DELETE /v1/staff/{id}',
+    'POST /v1/staff/{id}/assignments',
+    'DELETE /v1/staff/{id}/assignments/{eventId}',
+    'GET /v1/staff/{id}/stats',
+  ),
+  ...secret(
+    'webhooks:manage',
+    'GET /v1/webhook_endpoints',
+    'POST /v1/webhook_endpoints',
+    'GET /v1/webhook_endpoints/{id}',
+    'PATCH /v1/webhook_endpoints/{id}',
+    'DELETE /v1/webhook_endpoints/{id}',
+    'POST /v1/webhook_endpoints/{id}/ping',
+    'GET /v1/events/deliveries',
+    'POST /v1/events/deliveries/{id}/replay',
+  ),
+  ...secret('payouts:read', 'GET /v1/balance', 'GET /v1/payouts'),
+  ...secret('payouts:claim', 'GET /v1/connect/account', 'POST /v1/connect/account', 'POST /v1/payouts'),
+  ...publishable('checkout:write', 'POST /v1/checkout/sessions', 'POST /v1/checkout/sessions/{id}/confirm'),
+  ...publishable('checkout:read', 'GET /v1/checkout/sessions/{id}'),
+];
+
+const operation = (route: Route) => `${route.method.toUpperCase()} ${route.path}`;
+
+/** The route Express would pick for a concrete URL, given the registration order. */
+function firstMatch(method: string, url: string): Route | undefined {
+  const segments = url.split('/');
+  return inMatchingOrder(routeTable).find((route) => {
+    const pattern = route.path.split('/');
+    return route.method === method && pattern.length === segments.length && pattern.every((part, index) => part.startsWith('{') || part === segments[index]);
+  });
+}
+
+describe('the route table', () => {
+  it('holds every operation of the spec exactly once, with its key kind and scope, and nothing else', () => {
+    const table = routeTable.map((route) => [operation(route), route.access]);
+    expect(table).toHaveLength(SPEC_OPERATIONS.length);
+    expect(Object.fromEntries(table)).toEqual(Object.fromEntries(SPEC_OPERATIONS));
+  });
+
+  it('gives each operation a unique operationId, a summary and a tag', () => {
+    expect(new Set(routeTable.map((route) => route.operationId)).size).toBe(routeTable.length);
+    for (const route of routeTable) {
+      expect(route.summary).not.toBe('');
+      expect(route.tag).not.toBe('');
+    }
+  });
+
+  it('keeps publishable keys to the checkout routes, and the checkout routes to publishable keys', () => {
+    for (const route of routeTable) {
+      expect(route.access.kind === 'publishable').toBe(route.path.startsWith('/v1/checkout/'));
+    }
+  });
+
+  it('registers static segments before parameters, so /v1/events/deliveries is never an event id', () => {
+    expect(firstMatch('get', '/v1/events/deliveries')?.operationId).toBe('listWebhookDeliveries');
+    expect(firstMatch('get', '/v1/events/evt_123')?.operationId).toBe('getEvent');
+    expect(firstMatch('get', '/v1/customers/segments')?.operationId).toBe('getCustomer');
+    expect(firstMatch('get', '/v1/customers/segments/vip')?.operationId).toBe('listSegmentCustomers');
+  });
+
+  it('registers, of any two routes that can match one URL, the one static where they first differ first', () => {
+    const isParameter = (segment: string) => segment.startsWith('{');
+    const ordered = inMatchingOrder(routeTable);
+    let overlapping = 0;
+    for (const [index, earlier] of ordered.entries()) {
+      for (const later of ordered.slice(index + 1)) {
+        const left = earlier.path.split('/');
+        const right = later.path.split('/');
+        if (earlier.method !== later.method || left.length !== right.length) continue;
+        if (!left.every((segment, at) => segment === right[at] || isParameter(segment) || isParameter(right[at]!))) continue;
+        overlapping += 1;
+        const difference = left.findIndex((segment, at) => isParameter(segment) !== isParameter(right[at]!));
+        expect(difference).toBeGreaterThan(-1);
+        expect(`${operation(earlier)} before ${operation(later)}: ${left[difference]}`).not.toMatch(/: \{/);
+      }
+    }
+    expect(overlapping).toBeGreaterThan(0);
+  });
+
+  it('pages every list operation with limit and starting_after', () => {
+    const lists = routeTable.filter((route) => route.method === 'get' && route.response.safeParse({ object: 'list', data: [], has_more: false }).success);
+    expect(lists.map((route) => route.operationId)).toEqual(expect.arrayContaining(['listEvents', 'listApiKeys', 'listTickets', 'listDiscounts', 'listPayouts', 'listWebhookDeliveries']));
+    for (const route of lists) expect(Object.keys(route.query.shape)).toEqual(expect.arrayContaining(['limit', 'starting_after']));
+  });
+});

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { Scope } from '@ticketing/auth';
+import type { BackendServices } from '../grpc/service-calls';
+import type { ApiReference } from '../openapi/api-reference';
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+/**
+ * Who may call an operation. `scope: null` on a secret route means any valid secret key;
+ * publishable keys work only on publishable (hosted checkout) routes and always need a scope.
+ */
+export type Access = { kind: 'public' } | { kind: 'secret'; scope: Scope | null } | { kind: 'publishable'; scope: Scope };
+export type KeyedAccess = Exclude<Access, { kind: 'public' }>;
+
+export const publicAccess: Access = { kind: 'public' };
+export const secretKey = (scope: Scope | null): Access => ({ kind: 'secret', scope });
+export const publishableKey = (scope: Scope): Access => ({ kind: 'publishable', scope });
+
+type PathParamName<TPath extends string> = TPath extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParamName<Rest> : never;
+export type PathParams<TPath extends string> = { [K in PathParamName<TPath>]: string };
+
+type BodyOf<TBody> = TBody extends z.ZodObject ? z.output<TBody> : undefined;
+
+/** What a handler receives: validated input only, never the raw request. */
+export interface RouteInput<TParams = Record<string, string>, TQuery = unknown, TBody = unknown> {
+  params: TParams;
+  query: TQuery;
+  body: TBody;
+}
+
+export interface HandlerContext {
+  /** The backend services, called as the authenticated key (and tenant) of this request. */
+  services: BackendServices;
+  reference: ApiReference;
+}
+
+export type MediaType = 'application/json' | 'text/html';
+
+/** One operation of the public API as written in the route table. */
+export interface RouteSpec<TPath extends string, TQuery extends z.ZodObject, TBody extends z.ZodObject | undefined, TResponse extends z.ZodType> {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI style: `/v1/events/{id}`; each `{name}` becomes a required string parameter. */
+  path: TPath;
+  summary: string;
+  tag: string;
+  access: Access;
+  /** Strict object of query parameters; none are accepted when absent. */
+  query?: TQuery;
+  /** Strict object the JSON body must match; the body is not read when absent. */
+  body?: TBody;
+  response: TResponse;
+  produces?: MediaType;
+  /** The gRPC call and presenter. Without one the operation answers 501 after the key checks. */
+  handler?: (input: RouteInput<PathParams<TPath>, z.output<TQuery>, BodyOf<TBody>>, context: HandlerContext) => Promise<z.input<TResponse>>;
+}
+
+/** A route-table entry with its types erased, as the pipeline and the OpenAPI generator see it. */
+export interface Route {
+  operationId: string;
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  params: z.ZodObject<Record<string, z.ZodString>>;
+  query: z.ZodObject;
+  body?: z.ZodObject;
+  response: z.ZodType;
+  produces: MediaType;
+  handler?: (input: RouteInput, context: HandlerContext) => Promise<unknown>;
+}
+
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+}
+
+const pathParam = z.string().min(1).max(255);
+
+export function defineRoute<
+  TPath extends string,
+  TResponse extends z.ZodType,
+  TQuery extends z.ZodObject = z.ZodObject<Record<never, never>>,
+  TBody extends z.ZodObject | undefined = undefined,
+>(spec: RouteSpec<TPath, TQuery, TBody, TResponse>): Route {
+  const { handler, query, body, produces, ...rest } = spec;
+  return {
+    ...rest,
+    params: z.strictObject(Object.fromEntries(pathParamNames(spec.path).map((name) => [name, pathParam]))),
+    query: query ?? z.strictObject({}),
+    body,
+    produces: produces ?? 'application/json',
+    // Validation has already given the input exactly the shape the typed handler declares.
+    handler: handler && ((input, context) => handler(input as RouteInput<PathParams<TPath>, z.output<TQuery>, BodyOf<TBody>>, context)),
+  };
+}
+
+export function isImplemented(route: Route): route is Route & { handler: NonNullable<Route['handler']> } {
+  return route.handler !== undefined;
+}

@@ -1,0 +1,23 @@
+import type { RequestHandler } from 'express';
+import type { z } from 'zod';
+import { requestState } from '../http/request-state';
+import type { Route } from '../routes/route';
+import { validationError } from './validation-error';
+
+function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(result.error, input);
+  return result.data;
+}
+
+/** Path parameters, then query, then body, against the route's strict schemas. */
+export function validateInput(route: Route): RequestHandler {
+  return (req, res, next) => {
+    requestState(res).input = {
+      params: parse(route.params, req.params),
+      query: parse(route.query, req.query),
+      body: route.body && parse(route.body, req.body ?? {}),
+    };
+    next();
+  };
+}

@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import { ApiError } from '@ticketing/errors';
+
+type IssuePath = readonly PropertyKey[];
+
+/** `scopes[1]`, `address.city`: how the public API names a field inside the request. */
+export function parameterName(path: IssuePath): string | undefined {
+  let name = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') name += `[${segment}]`;
+    else name += name === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return name === '' ? undefined : name;
+}
+
+function valueAt(input: unknown, path: IssuePath): unknown {
+  let value = input;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value;
+}
+
+function withPeriod(message: string): string {
+  return /[.!?]$/.test(message) ? message : `${message}.`;
+}
+
+function toApiError(issue: z.core.$ZodIssue, input: unknown): ApiError {
+  if (issue.code === 'unrecognized_keys') {
+    const param = parameterName([...issue.path, issue.keys[0]!]);
+    return new ApiError('parameter_unknown', `Received unknown parameter: ${param}.`, { param });
+  }
+  const param = parameterName(issue.path);
+  if (issue.code === 'custom' && issue.params?.code === 'parameter_missing') {
+    return new ApiError('parameter_missing', withPeriod(issue.message), { param });
+  }
+  if (param === undefined) {
+    return new ApiError('parameter_invalid', issue.code === 'invalid_type' ? 'The request body must be a JSON object.' : withPeriod(issue.message));
+  }
+  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
+    return new ApiError('parameter_missing', `Missing required parameter: ${param}.`, { param });
+  }
+  return new ApiError('parameter_invalid', `Invalid ${param}: ${withPeriod(issue.message)}`, { param });
+}
+
+/**
+ * The one error a failed validation answers with. Unknown parameters are reported first: a
+ * misspelt field usually also makes the real one "missing", and the typo is the news.
+ */
+export function validationError(error: z.ZodError, input: unknown): ApiError {
+  const issue = error.issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? error.issues[0]!;
+  return toApiError(issue, input);
+}

@@ -1,0 +1,415 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { CHECKOUT_SCOPES, effectiveScopes, hashApiKey, keyCacheEntry, SECRET_SCOPES, type CachedKey, type Scope } from '@ticketing/auth';
+import { catalogV1, identityV1 } from '@ticketing/contracts';
+import { createGrpcClient, implementService, startGrpcServer, type RunningGrpcServer } from '@ticketing/grpc';
+import { connectRedis, type RedisClient } from '@ticketing/redis';
+import { waitFor } from '@ticketing/testing';
+import { createGatewayApp } from '../src/app';
+import type { BackendClients } from '../src/grpc/service-calls';
+import { closeGracefully, listen } from '../src/http/http-server';
+import { routeTable } from '../src/routes';
+import type { KeyedAccess, Route } from '../src/routes/route';
+import { CatalogDouble } from './support/catalog.double';
+import { IdentityDouble } from './support/identity.double';
+
+const tokenSecret = 'gateway-integration-secret-0123456789';
+
+/** Log lines the gateway wrote, to check what it logs (and that it never logs a key). */
+const logLines: string[] = [];
+const logger = pino(
+  { level: 'info' },
+  new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  }),
+);
+
+let redis: RedisClient;
+let grpc: RunningGrpcServer;
+let clients: BackendClients;
+let http: Server;
+let baseUrl: string;
+const identity = new IdentityDouble();
+const catalog = new CatalogDouble();
+
+beforeAll(async () => {
+  redis = await connectRedis('redis://127.0.0.1:6379', logger);
+  const peerOptions = { tokenSecret, logger: pino({ level: 'silent' }) };
+  grpc = await startGrpcServer(
+    [
+      { definition: identityV1.IdentityServiceService, implementation: implementService<identityV1.IdentityServiceServer>(identity.handlers(), peerOptions) },
+      { definition: catalogV1.CatalogServiceService, implementation: implementService<catalogV1.CatalogServiceServer>(catalog.handlers(), peerOptions) },
+    ],
+    0,
+  );
+  clients = {
+    identity: createGrpcClient(identityV1.IdentityServiceClient, `127.0.0.1:${grpc.port}`),
+    catalog: createGrpcClient(catalogV1.CatalogServiceClient, `127.0.0.1:${grpc.port}`),
+  };
+  http = await listen(createGatewayApp({ redis, clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000 }, logger }), 0);
+  baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await closeGracefully(http);
+  clients.identity.close();
+  clients.catalog.close();
+  await grpc.shutdown();
+  await redis.close();
+});
+
+interface CallOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as is, for bodies that are not JSON. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+async function call(method: string, path: string, options: CallOptions = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.body !== undefined || options.rawBody !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+  });
+  const text = await response.text();
+  const isJson = response.headers.get('content-type')?.includes('application/json');
+  return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
+}
+
+const secretKey = (...scopes: string[]) => identity.issueKey({ scopes }).secret;
+const allScopesKey = () => secretKey(...SECRET_SCOPES);
+const publishableKey = (...scopes: string[]) => identity.issueKey({ kind: 'publishable', scopes }).secret;
+
+function expectEnvelope(response: Awaited<ReturnType<typeof call>>, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.body.error).toMatchObject({ code, type: expect.any(String), message: expect.any(String) });
+  expect(response.body.error.request_id).toMatch(/^req_/);
+  expect(response.body.error.request_id).toBe(response.headers.get('request-id'));
+}
+
+describe('authentication', () => {
+  it('refuses a request without a key, with a malformed key and with an unknown key', async () => {
+    expectEnvelope(await call('GET', '/v1/account'), 401, 'missing_api_key');
+    expectEnvelope(await call('GET', '/v1/account', { key: 'sk_test_short' }), 401, 'invalid_api_key');
+    expectEnvelope(await call('GET', '/v1/account', { headers: { authorization: 'Basic abc' } }), 401, 'invalid_api_key');
+
+    const unknown = 'sk_test_' + 'u'.repeat(32);
+    const verifyCalls = identity.verifyCalls;
+    expectEnvelope(await call('GET', '/v1/account', { key: unknown }), 401, 'invalid_api_key');
+    expect(identity.verifyCalls).toBe(verifyCalls + 1);
+    expect(await redis.get(keyCacheEntry(hashApiKey(unknown)))).toBeNull();
+  });
+
+  it('accepts the key as a Bearer token or in x-api-key, and answers the account in the key’s mode', async () => {
+    const issued = identity.issueKey({ scopes: [] });
+    const bearer = await call('GET', '/v1/account', { key: issued.secret });
+    expect(bearer.status).toBe(200);
+    expect(bearer.body).toEqual({
+      id: issued.accountId,
+      object: 'account',
+      livemode: false,
+      name: 'Double Account',
+      mode: 'test',
+      live_mode_activated: false,
+      created_at: '2027-01-01T00:00:00.000Z',
+    });
+    expect((await call('GET', '/v1/account', { headers: { 'x-api-key': issued.secret } })).status).toBe(200);
+  });
+
+  it('refuses a publishable key on a secret route and a secret key on checkout, with 401', async () => {
+    expectEnvelope(await call('GET', '/v1/account', { key: publishableKey(...CHECKOUT_SCOPES) }), 401, 'publishable_key_not_allowed');
+    expectEnvelope(await call('POST', '/v1/checkout/sessions', { key: allScopesKey(), body: {} }), 401, 'secret_key_not_allowed');
+  });
+
+  it('answers 403 naming the missing scope', async () => {
+    const response = await call('POST', '/v1/events', { key: secretKey('events:read'), body: { name: 'x', starts_at: '2027-01-01T00:00:00Z' } });
+    expectEnvelope(response, 403, 'forbidden');
+    expect(response.body.error).toMatchObject({ type: 'authorization_error', message: 'Missing required scope: events:write' });
+  });
+
+  it('caches a verified key, and refuses it on the very next request once identity writes the revoked tombstone', async () => {
+    const issued = identity.issueKey({ scopes: ['events:read'] });
+    const entry = keyCacheEntry(hashApiKey(issued.secret));
+    const verifyCalls = identity.verifyCalls;
+
+    expect((await call('GET', '/v1/events', { key: issued.secret })).status).toBe(200);
+    expect((await call('GET', '/v1/events', { key: issued.secret })).status).toBe(200);
+    expect(identity.verifyCalls).toBe(verifyCalls + 1);
+    const cached: CachedKey = JSON.parse((await redis.get(entry))!);
+    expect(cached).toMatchObject({ key_id: issued.principal.key_id, account_id: issued.accountId, revoked: false });
+    expect(await redis.ttl(entry)).toBeGreaterThan(0);
+
+    await redis.set(entry, JSON.stringify({ ...cached, revoked: true }));
+    const refused = await call('GET', '/v1/events', { key: issued.secret });
+    expectEnvelope(refused, 401, 'invalid_api_key');
+    expect(refused.body.error.message).toMatch(/revoked/);
+  });
+
+  it('honours a bare tombstone, and a key identity reports as revoked', async () => {
+    const tombstoned = identity.issueKey({ scopes: ['events:read'] });
+    await redis.set(keyCacheEntry(hashApiKey(tombstoned.secret)), JSON.stringify({ revoked: true }));
+    expectEnvelope(await call('GET', '/v1/events', { key: tombstoned.secret }), 401, 'invalid_api_key');
+
+    const caller = identity.issueKey({ scopes: ['keys:manage'] });
+    const revoked = identity.issueKey({ scopes: ['events:read'], accountId: caller.accountId });
+    expect((await call('DELETE', `/v1/account/keys/${revoked.principal.prefix}`, { key: caller.secret })).status).toBe(200);
+    const refused = await call('GET', '/v1/events', { key: revoked.secret });
+    expectEnvelope(refused, 401, 'invalid_api_key');
+    expect(refused.body.error.message).toMatch(/revoked/);
+  });
+
+  it('never logs a key, only its prefix', async () => {
+    const issued = identity.issueKey({ scopes: ['events:read'] });
+    await call('GET', '/v1/events', { key: issued.secret });
+    const line = logLines.map((text) => JSON.parse(text)).find((entry) => entry.key_prefix === issued.principal.prefix);
+    expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/v1/events', status: 200, account_id: issued.accountId, mode: 'test' });
+    expect(logLines.join('\n')).not.toContain(issued.secret);
+  });
+});
+
+/** A URL for the route with made-up ids; whatever the handler then says, it is past the key checks. */
+const urlFor = (route: Route) => route.path.replace(/\{[^}]+\}/g, 'matrix_id');
+const bodyFor = (route: Route) => (route.method === 'post' || route.method === 'patch' ? {} : undefined);
+const keyedRoutes = routeTable.filter((route): route is Route & { access: KeyedAccess } => route.access.kind !== 'public');
+
+describe.each(keyedRoutes.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))('scope matrix: %s', (_name, route) => {
+  const { access } = route;
+  const request = (key: string) => call(route.method.toUpperCase(), urlFor(route), { key, body: bodyFor(route) });
+  /** Every scope of the key's kind except those that grant the route's scope. */
+  const scopesWithout = (scope: Scope) =>
+    (access.kind === 'publishable' ? CHECKOUT_SCOPES : SECRET_SCOPES).filter((candidate) => !effectiveScopes(access.kind, [candidate]).has(scope));
+  const keyOfKind = (scopes: readonly string[]) => (access.kind === 'publishable' ? publishableKey(...scopes) : secretKey(...scopes));
+
+  if (access.scope !== null) {
+    const scope = access.scope;
+    it(`refuses a key without ${scope} with 403 naming it`, async () => {
+      const response = await request(keyOfKind(scopesWithout(scope)));
+      expectEnvelope(response, 403, 'forbidden');
+      expect(response.body.error.message).toBe(`Missing required scope: ${scope}`);
+    });
+  }
+
+  it(`lets a key with only ${access.scope ?? 'no scope'} past the key checks`, async () => {
+    const response = await request(keyOfKind(access.scope === null ? [] : [access.scope]));
+    expect([401, 403]).not.toContain(response.status);
+  });
+
+  if (access.kind === 'secret') {
+    it('refuses a publishable key with 401', async () => {
+      expectEnvelope(await request(publishableKey(...CHECKOUT_SCOPES)), 401, 'publishable_key_not_allowed');
+    });
+  } else {
+    it('refuses a secret key with 401', async () => {
+      expectEnvelope(await request(allScopesKey()), 401, 'secret_key_not_allowed');
+    });
+  }
+});
+
+describe('the error envelope', () => {
+  it('answers an unknown route with 404 naming method and path', async () => {
+    const response = await call('DELETE', '/v1/nothing-here');
+    expectEnvelope(response, 404, 'route_not_found');
+    expect(response.body.error.message).toContain('DELETE /v1/nothing-here');
+    expectEnvelope(await call('GET', '/v1/events/%E0%A4%A'), 400, 'parameter_invalid');
+  });
+
+  it('answers malformed JSON, a body over 100 kB and a body that is not JSON', async () => {
+    const key = secretKey('events:write');
+    expectEnvelope(await call('POST', '/v1/events', { key, rawBody: '{"name":' }), 400, 'invalid_json');
+    expectEnvelope(await call('POST', '/v1/events', { key, body: { name: 'x'.repeat(110_000), starts_at: '2027-01-01T00:00:00Z' } }), 413, 'body_too_large');
+    expectEnvelope(await call('POST', '/v1/events', { key, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+  });
+
+  it('names the parameter at fault', async () => {
+    const key = secretKey('events:write', 'keys:manage');
+    const missing = await call('POST', '/v1/events', { key, body: { name: 'No date' } });
+    expectEnvelope(missing, 400, 'parameter_missing');
+    expect(missing.body.error.param).toBe('starts_at');
+    const unknown = await call('POST', '/v1/events', { key, body: { name: 'x', starts_at: '2027-01-01T00:00:00Z', venue: 'y' } });
+    expectEnvelope(unknown, 400, 'parameter_unknown');
+    expect(unknown.body.error.param).toBe('venue');
+    const badScope = await call('POST', '/v1/account/keys', { key, body: { label: 'x', scopes: ['events:read', 'events:sing'] } });
+    expectEnvelope(badScope, 400, 'parameter_invalid');
+    expect(badScope.body.error.param).toBe('scopes[1]');
+    const badLimit = await call('GET', '/v1/account/keys?limit=many', { key });
+    expectEnvelope(badLimit, 400, 'parameter_invalid');
+    expect(badLimit.body.error.param).toBe('limit');
+  });
+
+  it('answers a failing service with 500 and logs it with the request id, without details', async () => {
+    const response = await call('GET', `/v1/events/${CatalogDouble.EXPLODING_ID}`, { key: secretKey('events:read') });
+    expectEnvelope(response, 500, 'internal_error');
+    expect(response.body.error.type).toBe('api_error');
+    expect(JSON.stringify(response.body)).not.toContain('exploded');
+  });
+
+  it('answers an exception inside the gateway with a generic 500 and logs it with the request id', async () => {
+    const response = await call('POST', '/v1/account/keys', { key: secretKey('keys:manage'), body: { label: IdentityDouble.BROKEN_LABEL, scopes: [] } });
+    expectEnvelope(response, 500, 'internal_error');
+    expect(JSON.stringify(response.body)).not.toMatch(/stack|identity answered/);
+    const logged = logLines.map((text) => JSON.parse(text)).find((entry) => entry.msg === 'unhandled error' && entry.request_id === response.body.error.request_id);
+    expect(logged?.err.message).toContain('without the key record');
+  });
+});
+
+describe('operations', () => {
+  it('mints, lists (clamped) and revokes keys', async () => {
+    const caller = identity.issueKey({ scopes: ['keys:manage', 'events:read'] });
+    const minted = await call('POST', '/v1/account/keys', { key: caller.secret, body: { label: 'reader', scopes: ['events:read'] } });
+    expect(minted.status).toBe(200);
+    expect(minted.body).toMatchObject({ object: 'api_key', label: 'reader', scopes: ['events:read'], mode: 'test', kind: 'secret', revoked_at: null, livemode: false });
+    expect(minted.body.secret).toMatch(/^sk_test_/);
+
+    const listed = await call('GET', '/v1/account/keys?limit=0', { key: caller.secret });
+    expect(listed.body).toEqual({ object: 'list', data: [expect.objectContaining({ id: minted.body.id })], has_more: true });
+    expect(listed.body.data[0]).not.toHaveProperty('secret');
+
+    const revoked = await call('DELETE', `/v1/account/keys/${minted.body.prefix}`, { key: caller.secret });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revoked_at).toEqual(expect.any(String));
+  });
+
+  it('creates, reads, lists and updates events in the key’s tenant, paging with a clamped limit', async () => {
+    const key = secretKey('events:read', 'events:write');
+    const created = await call('POST', '/v1/events', { key, body: { name: 'Harbour Lights', starts_at: '2027-07-01T22:00:00+02:00' } });
+    expect(created.status).toBe(200);
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      object: 'event',
+      livemode: false,
+      name: 'Harbour Lights',
+      starts_at: '2027-07-01T20:00:00.000Z',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect((await call('GET', `/v1/events/${created.body.id}`, { key })).body).toEqual(created.body);
+    expect((await call('GET', `/v1/events/${created.body.id}`, { key: secretKey('events:read') })).status).toBe(404);
+
+    const listed = await call('GET', '/v1/events?limit=1000&starting_after=evt_0', { key });
+    expect(listed.body).toEqual({ object: 'list', data: [created.body], has_more: false });
+    expect(catalog.lastPage).toEqual({ limit: 100, starting_after: 'evt_0' });
+
+    const updated = await call('PATCH', `/v1/events/${created.body.id}`, { key, body: { name: 'Late Show' } });
+    expect(updated.body).toMatchObject({ id: created.body.id, name: 'Late Show', starts_at: '2027-07-01T20:00:00.000Z' });
+    expectEnvelope(await call('PATCH', `/v1/events/${created.body.id}`, { key, body: {} }), 400, 'parameter_missing');
+  });
+
+  it('answers 501 for an operation not built yet, only once the key and scope checks pass', async () => {
+    expectEnvelope(await call('GET', '/v1/tickets', { key: secretKey('events:read') }), 403, 'forbidden');
+    const response = await call('GET', '/v1/tickets', { key: secretKey('tickets:read') });
+    expectEnvelope(response, 501, 'not_implemented');
+    expect(response.body.error.message).toBe('This operation is not available yet.');
+  });
+});
+
+describe('idempotency', () => {
+  const newEvent = { name: 'Once Only', starts_at: '2027-09-01T19:00:00Z' };
+  const post = (key: string, idempotencyKey: string, body: unknown = newEvent) =>
+    call('POST', '/v1/events', { key, body, headers: { 'Idempotency-Key': idempotencyKey } });
+  const freshKey = () => `idem-${Math.random().toString(36).slice(2)}`;
+
+  it('replays the first response to a repeat, without running the request again', async () => {
+    const key = secretKey('events:write');
+    const idempotencyKey = freshKey();
+    const calls = catalog.createCalls;
+    const first = await post(key, idempotencyKey);
+    const second = await post(key, idempotencyKey, { starts_at: newEvent.starts_at, name: newEvent.name });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(catalog.createCalls).toBe(calls + 1);
+  });
+
+  it('keeps keys apart per account: another account may use the same Idempotency-Key', async () => {
+    const idempotencyKey = freshKey();
+    const first = await post(secretKey('events:write'), idempotencyKey);
+    const other = await post(secretKey('events:write'), idempotencyKey);
+    expect(other.body.id).not.toBe(first.body.id);
+    expect(other.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('refuses the same key with another request with 409 idempotency_key_reused', async () => {
+    const key = secretKey('events:write');
+    const idempotencyKey = freshKey();
+    await post(key, idempotencyKey);
+    const reused = await post(key, idempotencyKey, { ...newEvent, name: 'Something else' });
+    expectEnvelope(reused, 409, 'idempotency_key_reused');
+    expect(reused.body.error.type).toBe('idempotency_error');
+  });
+
+  it('refuses a repeat while the first request still runs with 409 idempotency_key_in_use', async () => {
+    const key = secretKey('events:write');
+    const idempotencyKey = freshKey();
+    const gate = catalog.holdNextCreate();
+    const first = post(key, idempotencyKey);
+    await gate.entered;
+    expectEnvelope(await post(key, idempotencyKey), 409, 'idempotency_key_in_use');
+    gate.release();
+    expect((await first).status).toBe(200);
+    expect((await post(key, idempotencyKey)).headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('stores nothing for a request that fails validation or the key checks', async () => {
+    const key = secretKey('events:write');
+    const idempotencyKey = freshKey();
+    expectEnvelope(await post(key, idempotencyKey, { name: 'No date' }), 400, 'parameter_missing');
+    expectEnvelope(await post(secretKey('events:read'), idempotencyKey), 403, 'forbidden');
+    const ran = await post(key, idempotencyKey);
+    expect(ran.status).toBe(200);
+    expect(ran.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('releases the key after a 5xx so that a retry runs', async () => {
+    const key = secretKey('events:write');
+    const idempotencyKey = freshKey();
+    catalog.failNextCreate = true;
+    expectEnvelope(await post(key, idempotencyKey), 500, 'internal_error');
+    const retried = await post(key, idempotencyKey);
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('refuses an Idempotency-Key longer than 255 characters', async () => {
+    const response = await post(secretKey('events:write'), 'k'.repeat(256));
+    expectEnvelope(response, 400, 'parameter_invalid');
+    expect(response.body.error.param).toBe('Idempotency-Key');
+  });
+});
+
+describe('public and operational endpoints', () => {
+  it('serves health, the OpenAPI document and the explorer without a key', async () => {
+    expect((await call('GET', '/v1/health')).body).toMatchObject({ object: 'health', status: 'ok', uptime_seconds: expect.any(Number) });
+    const document = await call('GET', '/v1/openapi.json');
+    expect(document.status).toBe(200);
+    expect(document.body.openapi).toBe('3.1.0');
+    expect(Object.keys(document.body.paths)).toEqual(expect.arrayContaining(['/v1/events', '/v1/account/keys', '/v1/events/deliveries', '/v1/checkout/sessions']));
+    for (const path of ['/v1/docs', '/v1/docs/']) {
+      const docs = await call('GET', path);
+      expect(docs.status).toBe(200);
+      expect(docs.body).toContain('<html');
+    }
+    expect((await call('GET', '/v1/docs/swagger-ui-bundle.js')).status).toBe(200);
+    expect((await call('GET', '/v1/docs/swagger-ui-init.js')).body).toContain('listEvents');
+  });
+
+  it('exposes readiness and Prometheus metrics outside /v1', async () => {
+    expect((await call('GET', '/readyz')).status).toBe(200);
+    await call('GET', '/v1/health');
+    const metrics = await waitFor('the health request to be counted', async () => {
+      const text = (await call('GET', '/metrics')).body as string;
+      return text.includes('gateway_http_requests_total{method="GET",route="/v1/health",status="200"}') ? text : undefined;
+    });
+    expect(metrics).toContain('gateway_http_request_duration_seconds_bucket');
+  });
+});
