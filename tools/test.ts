@@ -42,6 +42,7 @@ async function main(): Promise<number> {
   await setup((line) => console.log(`  ${line}`));
 
   const checks = [
+    step('lock file installs on a fresh clone', bin('tsx'), ['tools/check-lockfile.ts']),
     step('generated contracts are up to date', bin('tsx'), ['tools/codegen/proto.ts', '--check']),
     step('lint (incl. Nx module boundaries)', 'npm', ['run', '--silent', 'lint']),
     step('type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']),
