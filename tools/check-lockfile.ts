@@ -14,10 +14,22 @@ interface LockPackage {
 
 const lock = JSON.parse(readFileSync(path.resolve(__dirname, '../package-lock.json'), 'utf8')) as { packages: Record<string, LockPackage> };
 
+/** Where Node would resolve `dependency` from `location`: the nearest node_modules up the tree. */
+function resolveFrom(location: string, dependency: string): LockPackage | undefined {
+  for (let base = location; ; base = base.slice(0, Math.max(0, base.lastIndexOf('/node_modules/')))) {
+    const found = lock.packages[`${base ? `${base}/` : ''}node_modules/${dependency}`];
+    if (found || !base) return found;
+  }
+}
+
+/** Platform packages are pinned to their parent's exact version; a different one is as bad as none. */
 const missing = Object.entries(lock.packages).flatMap(([location, info]) =>
-  Object.keys(info.optionalDependencies ?? {})
-    .filter((dependency) => !lock.packages[`${location}/node_modules/${dependency}`] && !lock.packages[`node_modules/${dependency}`])
-    .map((dependency) => `${location.replace(/^node_modules\//, '')}@${info.version} → ${dependency}`),
+  Object.entries(info.optionalDependencies ?? {})
+    .filter(([dependency, wanted]) => {
+      const found = resolveFrom(location, dependency);
+      return !found || (/^\d/.test(wanted) && found.version !== wanted);
+    })
+    .map(([dependency, wanted]) => `${location.replace(/^node_modules\//, '')}@${info.version} → ${dependency}@${wanted}`),
 );
 
 if (missing.length > 0) {

@@ -4,7 +4,7 @@ import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketi
 import { runService, startEndpoints } from '@ticketing/service';
 import { loadCatalogConfig } from './config';
 import { createCatalogPrisma } from './db';
-import { catalogGrpcHandlers } from './grpc/catalog.grpc';
+import { eventGrpcHandlers } from './grpc/event.grpc';
 
 void runService({
   name: 'catalog',
@@ -26,8 +26,8 @@ void runService({
       logger,
       services: [
         {
-          definition: catalogV1.CatalogServiceService,
-          implementation: implementService<catalogV1.CatalogServiceServer>(catalogGrpcHandlers(prisma), {
+          definition: catalogV1.EventServiceService,
+          implementation: implementService<catalogV1.EventServiceServer>(eventGrpcHandlers(prisma), {
             tokenSecret: config.INTERNAL_TOKEN_SECRET,
             logger,
           }),

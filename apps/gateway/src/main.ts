@@ -13,7 +13,7 @@ void runService({
     const redis = await connectRedis(config.REDIS_URL, logger);
     const clients = {
       identity: createGrpcClient(identityV1.IdentityServiceClient, config.IDENTITY_GRPC_URL),
-      catalog: createGrpcClient(catalogV1.CatalogServiceClient, config.CATALOG_GRPC_URL),
+      events: createGrpcClient(catalogV1.EventServiceClient, config.CATALOG_GRPC_URL),
     };
     const server = await listen(createGatewayApp({ redis, clients, config, logger }), config.PORT);
     logger.info({ port: config.PORT }, 'listening');

@@ -43,13 +43,13 @@ beforeAll(async () => {
   grpc = await startGrpcServer(
     [
       { definition: identityV1.IdentityServiceService, implementation: implementService<identityV1.IdentityServiceServer>(identity.handlers(), peerOptions) },
-      { definition: catalogV1.CatalogServiceService, implementation: implementService<catalogV1.CatalogServiceServer>(catalog.handlers(), peerOptions) },
+      { definition: catalogV1.EventServiceService, implementation: implementService<catalogV1.EventServiceServer>(catalog.handlers(), peerOptions) },
     ],
     0,
   );
   clients = {
     identity: createGrpcClient(identityV1.IdentityServiceClient, `127.0.0.1:${grpc.port}`),
-    catalog: createGrpcClient(catalogV1.CatalogServiceClient, `127.0.0.1:${grpc.port}`),
+    events: createGrpcClient(catalogV1.EventServiceClient, `127.0.0.1:${grpc.port}`),
   };
   http = await listen(createGatewayApp({ redis, clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000 }, logger }), 0);
   baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -58,7 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeGracefully(http);
   clients.identity.close();
-  clients.catalog.close();
+  clients.events.close();
   await grpc.shutdown();
   await redis.close();
 });

@@ -1,4 +1,4 @@
 export * as commonV1 from './generated/common/v1/common';
 export * as identityV1 from './generated/identity/v1/identity';
-export * as catalogV1 from './generated/catalog/v1/catalog';
+export * as catalogV1 from './catalog-v1';
 export * from './events';

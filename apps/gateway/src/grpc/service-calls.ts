@@ -11,16 +11,17 @@ type UnaryRpc<TRequest, TResponse> = (
   callback: (error: ServiceError | null, response: TResponse) => void,
 ) => ClientUnaryCall;
 
-/** A client's RPCs as plain async functions: `services.catalog.getEvent({ id })`. */
+/** A client's RPCs as plain async functions: `services.events.getEvent({ id })`. */
 export type ServiceCalls<TClient> = {
   [K in keyof TClient as TClient[K] extends UnaryRpc<infer _Req, infer _Res> ? K : never]: TClient[K] extends UnaryRpc<infer Req, infer Res>
     ? (request: Req) => Promise<Res>
     : never;
 };
 
+/** One client per gRPC service; catalog's services all live at CATALOG_GRPC_URL. */
 export interface BackendClients {
   identity: identityV1.IdentityServiceClient;
-  catalog: catalogV1.CatalogServiceClient;
+  events: catalogV1.EventServiceClient;
 }
 
 export type BackendServices = { [K in keyof BackendClients]: ServiceCalls<BackendClients[K]> };
@@ -36,8 +37,5 @@ export function serviceCalls<TClient extends object>(client: TClient, claims: In
 }
 
 export function backendServices(clients: BackendClients, claims: InternalClaims, options: CallerOptions): BackendServices {
-  return {
-    identity: serviceCalls(clients.identity, claims, options),
-    catalog: serviceCalls(clients.catalog, claims, options),
-  };
+  return Object.fromEntries(Object.entries(clients).map(([name, client]) => [name, serviceCalls(client, claims, options)])) as BackendServices;
 }

@@ -27,7 +27,7 @@ export const eventsRoutes = [
     access: secretKey('events:read'),
     query: listQuery,
     response: listOf(eventResource),
-    handler: async ({ query }, { services }) => toListEnvelope(await services.catalog.listEvents({ page: pageRequest(query) }), presentEvent),
+    handler: async ({ query }, { services }) => toListEnvelope(await services.events.listEvents({ page: pageRequest(query) }), presentEvent),
   }),
   defineRoute({
     operationId: 'createEvent',
@@ -38,7 +38,7 @@ export const eventsRoutes = [
     access: secretKey('events:write'),
     body: z.strictObject({ name: eventName, starts_at: startsAt }),
     response: eventResource,
-    handler: async ({ body }, { services }) => presentEvent(await services.catalog.createEvent(body)),
+    handler: async ({ body }, { services }) => presentEvent(await services.events.createEvent(body)),
   }),
   defineRoute({
     operationId: 'getEvent',
@@ -48,7 +48,7 @@ export const eventsRoutes = [
     tag: TAG,
     access: secretKey('events:read'),
     response: eventResource,
-    handler: async ({ params }, { services }) => presentEvent(await services.catalog.getEvent({ id: params.id })),
+    handler: async ({ params }, { services }) => presentEvent(await services.events.getEvent({ id: params.id })),
   }),
   defineRoute({
     operationId: 'updateEvent',
@@ -59,7 +59,7 @@ export const eventsRoutes = [
     access: secretKey('events:write'),
     body: updateEventBody,
     response: eventResource,
-    handler: async ({ params, body }, { services }) => presentEvent(await services.catalog.updateEvent({ id: params.id, ...body })),
+    handler: async ({ params, body }, { services }) => presentEvent(await services.events.updateEvent({ id: params.id, ...body })),
   }),
   defineRoute({
     operationId: 'getEventSeatmap',

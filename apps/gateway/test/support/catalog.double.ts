@@ -27,7 +27,7 @@ export class CatalogDouble {
     return { entered, release };
   }
 
-  handlers(): AsyncServiceImplementation<catalogV1.CatalogServiceServer> {
+  handlers(): AsyncServiceImplementation<catalogV1.EventServiceServer> {
     const tenantOf = (context: CallContext) => `${context.tenant.accountId}/${context.tenant.mode}`;
     const find = (id: string, context: CallContext) => {
       if (id === CatalogDouble.EXPLODING_ID) throw new Error('the double exploded');

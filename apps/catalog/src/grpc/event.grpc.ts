@@ -19,7 +19,7 @@ function toEventMessage(event: CatalogEvent): catalogV1.Event {
 }
 
 /** Transport only: decode, call one use case with the token's tenant, encode. */
-export function catalogGrpcHandlers(prisma: PrismaClient): AsyncServiceImplementation<catalogV1.CatalogServiceServer> {
+export function eventGrpcHandlers(prisma: PrismaClient): AsyncServiceImplementation<catalogV1.EventServiceServer> {
   const createEvent = new CreateEventUseCase(prisma);
   const getEvent = new GetEventUseCase(prisma);
   const listEvents = new ListEventsUseCase(prisma);

@@ -6,25 +6,25 @@ import { signInternalToken, type InternalClaims } from '@ticketing/auth';
 import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createCatalogPrisma, type PrismaClient } from '../src/db';
-import { catalogGrpcHandlers } from '../src/grpc/catalog.grpc';
+import { eventGrpcHandlers } from '../src/grpc/event.grpc';
 
 const tokenSecret = 'catalog-test-secret-0123456789';
 
-describe('catalog gRPC service (real PostgreSQL, real gRPC)', () => {
+describe('catalog EventService (real PostgreSQL, real gRPC)', () => {
   let database: TestDatabase;
   let prisma: PrismaClient;
   let server: RunningGrpcServer;
-  let client: catalogV1.CatalogServiceClient;
+  let client: catalogV1.EventServiceClient;
 
   beforeAll(async () => {
     database = await createTestDatabase('catalog', path.join(__dirname, '../prisma/migrations'));
     prisma = createCatalogPrisma(database.url);
-    const implementation = implementService<catalogV1.CatalogServiceServer>(catalogGrpcHandlers(prisma), {
+    const implementation = implementService<catalogV1.EventServiceServer>(eventGrpcHandlers(prisma), {
       tokenSecret,
       logger: createLogger('catalog-test', 'silent'),
     });
-    server = await startGrpcServer([{ definition: catalogV1.CatalogServiceService, implementation }], 0);
-    client = new catalogV1.CatalogServiceClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
+    server = await startGrpcServer([{ definition: catalogV1.EventServiceService, implementation }], 0);
+    client = new catalogV1.EventServiceClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
   });
 
   afterAll(async () => {

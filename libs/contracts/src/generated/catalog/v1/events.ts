@@ -2,7 +2,7 @@
 // versions:
 //   protoc-gen-ts_proto  v2.18.0
 //   protoc               unknown
-// source: catalog/v1/catalog.proto
+// source: catalog/v1/events.proto
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
@@ -430,11 +430,11 @@ export const UpdateEventRequest: MessageFns<UpdateEventRequest> = {
   },
 };
 
-/** Events and everything sold under them. Every call acts on the tenant in the internal token. */
-export type CatalogServiceService = typeof CatalogServiceService;
-export const CatalogServiceService = {
+/** Events: what tickets are sold for. Every call acts on the tenant in the internal token. */
+export type EventServiceService = typeof EventServiceService;
+export const EventServiceService = {
   createEvent: {
-    path: "/catalog.v1.CatalogService/CreateEvent" as const,
+    path: "/catalog.v1.EventService/CreateEvent" as const,
     requestStream: false as const,
     responseStream: false as const,
     requestSerialize: (value: CreateEventRequest): Buffer => Buffer.from(CreateEventRequest.encode(value).finish()),
@@ -443,7 +443,7 @@ export const CatalogServiceService = {
     responseDeserialize: (value: Buffer): Event => Event.decode(value),
   },
   getEvent: {
-    path: "/catalog.v1.CatalogService/GetEvent" as const,
+    path: "/catalog.v1.EventService/GetEvent" as const,
     requestStream: false as const,
     responseStream: false as const,
     requestSerialize: (value: GetEventRequest): Buffer => Buffer.from(GetEventRequest.encode(value).finish()),
@@ -452,7 +452,7 @@ export const CatalogServiceService = {
     responseDeserialize: (value: Buffer): Event => Event.decode(value),
   },
   listEvents: {
-    path: "/catalog.v1.CatalogService/ListEvents" as const,
+    path: "/catalog.v1.EventService/ListEvents" as const,
     requestStream: false as const,
     responseStream: false as const,
     requestSerialize: (value: ListEventsRequest): Buffer => Buffer.from(ListEventsRequest.encode(value).finish()),
@@ -461,7 +461,7 @@ export const CatalogServiceService = {
     responseDeserialize: (value: Buffer): EventList => EventList.decode(value),
   },
   updateEvent: {
-    path: "/catalog.v1.CatalogService/UpdateEvent" as const,
+    path: "/catalog.v1.EventService/UpdateEvent" as const,
     requestStream: false as const,
     responseStream: false as const,
     requestSerialize: (value: UpdateEventRequest): Buffer => Buffer.from(UpdateEventRequest.encode(value).finish()),
@@ -471,14 +471,14 @@ export const CatalogServiceService = {
   },
 } as const;
 
-export interface CatalogServiceServer extends UntypedServiceImplementation {
+export interface EventServiceServer extends UntypedServiceImplementation {
   createEvent: handleUnaryCall<CreateEventRequest, Event>;
   getEvent: handleUnaryCall<GetEventRequest, Event>;
   listEvents: handleUnaryCall<ListEventsRequest, EventList>;
   updateEvent: handleUnaryCall<UpdateEventRequest, Event>;
 }
 
-export interface CatalogServiceClient extends Client {
+export interface EventServiceClient extends Client {
   createEvent(
     request: CreateEventRequest,
     callback: (error: ServiceError | null, response: Event) => void,
@@ -538,12 +538,12 @@ export interface CatalogServiceClient extends Client {
   ): ClientUnaryCall;
 }
 
-export const CatalogServiceClient = makeGenericClientConstructor(
-  CatalogServiceService,
-  "catalog.v1.CatalogService",
+export const EventServiceClient = makeGenericClientConstructor(
+  EventServiceService,
+  "catalog.v1.EventService",
 ) as unknown as {
-  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): CatalogServiceClient;
-  service: typeof CatalogServiceService;
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): EventServiceClient;
+  service: typeof EventServiceService;
   serviceName: string;
 };
 
