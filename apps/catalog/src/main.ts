@@ -1,10 +1,9 @@
-import { CATALOG_EVENT_TOPIC, catalogV1 } from '@ticketing/contracts';
-import { implementService } from '@ticketing/grpc';
+import { CATALOG_EVENT_TOPIC } from '@ticketing/contracts';
 import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
 import { runService, startEndpoints } from '@ticketing/service';
 import { loadCatalogConfig } from './config';
 import { createCatalogPrisma } from './db';
-import { eventGrpcHandlers } from './grpc/event.grpc';
+import { catalogGrpcServices } from './grpc/services';
 
 void runService({
   name: 'catalog',
@@ -24,15 +23,7 @@ void runService({
       grpcPort: config.GRPC_PORT,
       opsPort: config.OPS_PORT,
       logger,
-      services: [
-        {
-          definition: catalogV1.EventServiceService,
-          implementation: implementService<catalogV1.EventServiceServer>(eventGrpcHandlers(prisma), {
-            tokenSecret: config.INTERNAL_TOKEN_SECRET,
-            logger,
-          }),
-        },
-      ],
+      services: catalogGrpcServices(prisma, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger }),
       isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
 
