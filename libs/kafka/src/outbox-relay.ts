@@ -6,7 +6,7 @@ export interface OutboxRelayOptions {
   databaseUrl: string;
   producer: Producer;
   logger: Logger;
-  /** Pause between polls when the outbox is empty. */
+  /** Pause before each poll that follows an empty outbox (and before the first one). */
   pollIntervalMs: number;
   batchSize?: number;
 }
@@ -58,15 +58,15 @@ export class OutboxRelay {
     await this.pool.end();
   }
 
+  /** Waits one interval, then publishes until the outbox is empty; repeats until stopped. */
   private async run(): Promise<void> {
     while (this.running) {
-      let published = 0;
+      await this.pause();
       try {
-        published = await this.publishBatch();
+        while (this.running && (await this.publishBatch()) > 0);
       } catch (error) {
         this.options.logger.error({ err: error }, 'outbox relay failed to publish; retrying');
       }
-      if (published === 0) await this.pause();
     }
   }
 
