@@ -4,9 +4,10 @@
  */
 import { DEFAULT_PORTS } from '@ticketing/config';
 import { setup } from './setup';
-import { launchAll, stopServices, waitForSystem } from './system/launch';
+import { assertPortsFree, launchAll, stopServices, waitForSystem } from './system/launch';
 
 async function main(): Promise<void> {
+  await assertPortsFree();
   const infrastructure = await setup((line) => console.log(`setup     | ${line}`));
   const running = launchAll();
   let stopping = false;
@@ -21,7 +22,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  await waitForSystem(running);
+  try {
+    await waitForSystem(running);
+  } catch (error) {
+    console.error(`${(error as Error).message}. Its log lines above say why (a port already in use means another copy is running).`);
+    stopping = true;
+    await stopServices(running);
+    await infrastructure.stop();
+    process.exit(1);
+  }
   const port = process.env.PORT ?? DEFAULT_PORTS.gateway.http;
   console.log(`\nThe API is up: http://127.0.0.1:${port}/v1/health — docs at http://127.0.0.1:${port}/v1/docs (Ctrl-C stops everything)\n`);
   for (const service of running) {

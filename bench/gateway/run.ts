@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { setup } from '../../tools/setup';
-import { launchAll, stopServices, waitForSystem } from '../../tools/system/launch';
+import { assertPortsFree, launchAll, stopServices, waitForSystem } from '../../tools/system/launch';
 import { servicePorts } from '../../tools/system/services';
 import { as, createAccount } from '../../e2e/support/api';
 
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } } });
   const options = { duration: Number(values.duration), connections: Number(values.connections) };
 
+  await assertPortsFree(PORT_OFFSET);
   await setup();
   const running = launchAll({ portOffset: PORT_OFFSET, onOutput: () => undefined, env: { gateway: { LOG_LEVEL: 'warn' } } });
   const bare = await startBareServer();

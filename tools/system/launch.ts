@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_POSTGRES_URL, defaultDatabaseName, type BackendService } from '@ticketing/config';
 import { databaseUrl } from '@ticketing/db';
@@ -50,6 +51,28 @@ export function launchService(name: ServiceName, options: LaunchOptions = {}): R
   forwardLines(child.stderr!, (line) => emit(name, line));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { name, process: child, exited };
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** Fails before anything starts when a port is taken, e.g. by another copy of the system. */
+export async function assertPortsFree(portOffset = 0): Promise<void> {
+  const ports = Object.values(servicePorts(portOffset)).flatMap((env) =>
+    Object.entries(env)
+      .filter(([name]) => name.endsWith('PORT'))
+      .map(([, value]) => Number(value)),
+  );
+  const taken: number[] = [];
+  for (const port of ports) if (!(await isPortFree(port))) taken.push(port);
+  if (taken.length > 0) {
+    throw new Error(`Port${taken.length > 1 ? 's' : ''} ${taken.join(', ')} already in use: is a copy of the system already running (npm start)? Stop it first.`);
+  }
 }
 
 export function launchAll(options: LaunchOptions = {}): RunningService[] {

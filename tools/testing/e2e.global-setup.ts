@@ -1,12 +1,13 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setup } from '../setup';
-import { launchAll, stopServices, waitForSystem } from '../system/launch';
+import { assertPortsFree, launchAll, stopServices, waitForSystem } from '../system/launch';
 import { repoRoot } from '../system/services';
 import { E2E_PORT_OFFSET, recordPid, resetPids } from '../../e2e/support/system';
 
 /** Starts infrastructure and every service once for the whole end-to-end run. */
 export default async function e2eGlobalSetup(): Promise<void> {
+  await assertPortsFree(E2E_PORT_OFFSET);
   await setup();
   resetPids();
   const logDir = path.join(repoRoot, '.data/e2e');
