@@ -1,13 +1,18 @@
 /**
- * `npm start`: sets everything up, then runs all seven services as separate processes with
- * their logs interleaved. Ctrl-C stops them gracefully, then the broker if this run started it.
+ * `npm start`: sets everything up (gRPC contracts generated from proto/, infrastructure,
+ * databases, migrations, Prisma clients), then runs all seven services as separate processes
+ * with their logs interleaved. Ctrl-C stops them gracefully, then the broker if this run
+ * started it.
  */
 import { DEFAULT_PORTS } from '@ticketing/config';
+import { generateContracts } from './codegen/proto';
 import { setup } from './setup';
 import { assertPortsFree, launchAll, stopServices, waitForSystem } from './system/launch';
 
 async function main(): Promise<void> {
   await assertPortsFree();
+  console.log('setup     | generating gRPC contracts from proto/');
+  generateContracts();
   const infrastructure = await setup((line) => console.log(`setup     | ${line}`));
   const running = launchAll();
   let stopping = false;

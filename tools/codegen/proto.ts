@@ -53,9 +53,13 @@ function check(): void {
   }
 }
 
-if (process.argv.includes('--check')) {
-  check();
-} else {
+/** Regenerates libs/contracts/src/generated from proto/ (`npm run codegen`, `npm start`). */
+export function generateContracts(): void {
   rmSync(path.join(repoRoot, generatedDir), { recursive: true, force: true });
   generate();
+}
+
+if (require.main === module) {
+  if (process.argv.includes('--check')) check();
+  else generateContracts();
 }

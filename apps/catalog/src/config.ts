@@ -5,6 +5,8 @@ const catalogEnv = z.object({
   ...backendServiceEnv('catalog'),
   DATABASE_URL: databaseUrl('catalog'),
   KAFKA_BROKERS: kafkaBrokers,
+  /** Consumer group of this service; every replica shares it. */
+  KAFKA_GROUP_ID: z.string().min(1).default('catalog'),
   /** How often the outbox relay looks for committed events when it has nothing to publish. */
   OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(100),
 });

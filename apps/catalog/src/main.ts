@@ -1,9 +1,11 @@
-import { CATALOG_EVENT_TOPIC } from '@ticketing/contracts';
+import { CATALOG_DISCOUNT_TOPIC, CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC, TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
 import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
 import { runService, startEndpoints } from '@ticketing/service';
 import { loadCatalogConfig } from './config';
 import { createCatalogPrisma } from './db';
+import { SEAT_CHANGE_INBOX, startSeatChangeConsumer } from './consumers/seat-change.consumer';
 import { catalogGrpcServices } from './grpc/services';
+import { RecordSeatChangeUseCase } from './usecases/record-seat-change/record-seat-change.usecase';
 
 void runService({
   name: 'catalog',
@@ -13,11 +15,12 @@ void runService({
     await prisma.$connect();
 
     const kafka = createKafka({ clientId: 'catalog', brokers: config.KAFKA_BROKERS, logger });
-    await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name]);
+    await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name, CATALOG_ORGANIZATION_TOPIC.name, CATALOG_DISCOUNT_TOPIC.name, TICKETING_SEAT_TOPIC.name]);
     const producer = createProducer(kafka);
     await producer.connect();
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
     relay.start();
+    const seatChanges = await startSeatChangeConsumer(kafka, config.KAFKA_GROUP_ID, new RecordSeatChangeUseCase(prisma, SEAT_CHANGE_INBOX), logger);
 
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
@@ -29,6 +32,7 @@ void runService({
 
     return [
       ...endpoints,
+      { name: 'kafka consumer', run: () => seatChanges.disconnect() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'kafka producer', run: () => producer.disconnect() },
       { name: 'database', run: () => prisma.$disconnect() },

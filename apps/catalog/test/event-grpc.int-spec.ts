@@ -7,6 +7,7 @@ import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createCatalogPrisma, type PrismaClient } from '../src/db';
 import { eventGrpcHandlers } from '../src/grpc/event.grpc';
+import { createEventRequest, listEventsRequest, updateEventRequest } from './support/requests';
 
 const tokenSecret = 'catalog-test-secret-0123456789';
 
@@ -38,7 +39,7 @@ describe('catalog EventService (real PostgreSQL, real gRPC)', () => {
   const options = { tokenSecret, deadlineMs: 5_000 };
 
   it('writes the event and its outbox message in one transaction', async () => {
-    const event = await callUnary(client.createEvent.bind(client), { name: 'Dockside', starts_at: '2027-04-01T18:00:00Z' }, claimsFor('acct_1', 'test'), options);
+    const event = await callUnary(client.createEvent.bind(client), createEventRequest(), claimsFor('acct_1', 'test'), options);
     expect(event).toMatchObject({ name: 'Dockside', livemode: false, starts_at: '2027-04-01T18:00:00.000Z' });
     const outbox = await prisma.outboxMessage.findMany({ where: { message_key: event.id } });
     expect(outbox).toHaveLength(1);
@@ -48,7 +49,7 @@ describe('catalog EventService (real PostgreSQL, real gRPC)', () => {
 
   it('writes nothing when the input is invalid', async () => {
     const before = await prisma.outboxMessage.count();
-    await expect(callUnary(client.createEvent.bind(client), { name: '  ', starts_at: '2027-04-01T18:00:00Z' }, claimsFor('acct_1', 'test'), options)).rejects.toMatchObject({
+    await expect(callUnary(client.createEvent.bind(client), createEventRequest({ name: '  ' }), claimsFor('acct_1', 'test'), options)).rejects.toMatchObject({
       code: 'parameter_invalid',
       param: 'name',
     });
@@ -57,11 +58,11 @@ describe('catalog EventService (real PostgreSQL, real gRPC)', () => {
   });
 
   it('scopes every read and write by account and mode', async () => {
-    const event = await callUnary(client.createEvent.bind(client), { name: 'Live only', starts_at: '2027-04-02T18:00:00Z' }, claimsFor('acct_2', 'live'), options);
+    const event = await callUnary(client.createEvent.bind(client), createEventRequest({ name: 'Live only', starts_at: '2027-04-02T18:00:00Z' }), claimsFor('acct_2', 'live'), options);
     for (const claims of [claimsFor('acct_2', 'test'), claimsFor('acct_3', 'live')]) {
       await expect(callUnary(client.getEvent.bind(client), { id: event.id }, claims, options)).rejects.toMatchObject({ code: 'resource_missing', status: 404 });
-      await expect(callUnary(client.updateEvent.bind(client), { id: event.id, name: 'x' }, claims, options)).rejects.toMatchObject({ code: 'resource_missing' });
-      expect((await callUnary(client.listEvents.bind(client), { page: { limit: 100, starting_after: '' } }, claims, options)).data.map((e) => e.id)).not.toContain(event.id);
+      await expect(callUnary(client.updateEvent.bind(client), updateEventRequest(event.id, { name: 'x' }), claims, options)).rejects.toMatchObject({ code: 'resource_missing' });
+      expect((await callUnary(client.listEvents.bind(client), listEventsRequest(), claims, options)).data.map((e) => e.id)).not.toContain(event.id);
     }
   });
 

@@ -14,6 +14,10 @@ void runService({
     const clients = {
       identity: createGrpcClient(identityV1.IdentityServiceClient, config.IDENTITY_GRPC_URL),
       events: createGrpcClient(catalogV1.EventServiceClient, config.CATALOG_GRPC_URL),
+      organizations: createGrpcClient(catalogV1.OrganizationServiceClient, config.CATALOG_GRPC_URL),
+      tiers: createGrpcClient(catalogV1.TierServiceClient, config.CATALOG_GRPC_URL),
+      seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, config.CATALOG_GRPC_URL),
+      discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
     };
     const server = await listen(createGatewayApp({ redis, clients, config, logger }), config.PORT);
     logger.info({ port: config.PORT }, 'listening');

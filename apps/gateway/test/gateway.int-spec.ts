@@ -50,6 +50,11 @@ beforeAll(async () => {
   clients = {
     identity: createGrpcClient(identityV1.IdentityServiceClient, `127.0.0.1:${grpc.port}`),
     events: createGrpcClient(catalogV1.EventServiceClient, `127.0.0.1:${grpc.port}`),
+    // Served by no double: calls reach a server that answers UNIMPLEMENTED.
+    organizations: createGrpcClient(catalogV1.OrganizationServiceClient, `127.0.0.1:${grpc.port}`),
+    tiers: createGrpcClient(catalogV1.TierServiceClient, `127.0.0.1:${grpc.port}`),
+    seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, `127.0.0.1:${grpc.port}`),
+    discounts: createGrpcClient(catalogV1.DiscountServiceClient, `127.0.0.1:${grpc.port}`),
   };
   http = await listen(createGatewayApp({ redis, clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000 }, logger }), 0);
   baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -57,8 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeGracefully(http);
-  clients.identity.close();
-  clients.events.close();
+  Object.values(clients).forEach((client) => client.close());
   await grpc.shutdown();
   await redis.close();
 });
@@ -178,7 +182,7 @@ describe('authentication', () => {
 
 /** A URL for the route with made-up ids; whatever the handler then says, it is past the key checks. */
 const urlFor = (route: Route) => route.path.replace(/\{[^}]+\}/g, 'matrix_id');
-const bodyFor = (route: Route) => (route.method === 'post' || route.method === 'patch' ? {} : undefined);
+const bodyFor = (route: Route) => (['post', 'put', 'patch'].includes(route.method) ? {} : undefined);
 const keyedRoutes = routeTable.filter((route): route is Route & { access: KeyedAccess } => route.access.kind !== 'public');
 
 describe.each(keyedRoutes.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))('scope matrix: %s', (_name, route) => {
@@ -234,9 +238,9 @@ describe('the error envelope', () => {
     const missing = await call('POST', '/v1/events', { key, body: { name: 'No date' } });
     expectEnvelope(missing, 400, 'parameter_missing');
     expect(missing.body.error.param).toBe('starts_at');
-    const unknown = await call('POST', '/v1/events', { key, body: { name: 'x', starts_at: '2027-01-01T00:00:00Z', venue: 'y' } });
+    const unknown = await call('POST', '/v1/events', { key, body: { name: 'x', starts_at: '2027-01-01T00:00:00Z', venu: 'y' } });
     expectEnvelope(unknown, 400, 'parameter_unknown');
-    expect(unknown.body.error.param).toBe('venue');
+    expect(unknown.body.error.param).toBe('venu');
     const badScope = await call('POST', '/v1/account/keys', { key, body: { label: 'x', scopes: ['events:read', 'events:sing'] } });
     expectEnvelope(badScope, 400, 'parameter_invalid');
     expect(badScope.body.error.param).toBe('scopes[1]');
@@ -282,12 +286,15 @@ describe('operations', () => {
     const key = secretKey('events:read', 'events:write');
     const created = await call('POST', '/v1/events', { key, body: { name: 'Harbour Lights', starts_at: '2027-07-01T22:00:00+02:00' } });
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({
+    expect(created.body).toMatchObject({
       id: expect.stringMatching(/^evt_/),
       object: 'event',
       livemode: false,
       name: 'Harbour Lights',
       starts_at: '2027-07-01T20:00:00.000Z',
+      venue: null,
+      status: 'draft',
+      tiers: [],
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -337,6 +344,19 @@ describe('idempotency', () => {
     const other = await post(secretKey('events:write'), idempotencyKey);
     expect(other.body.id).not.toBe(first.body.id);
     expect(other.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('keeps keys apart per mode: the same account’s live key may use a test key’s Idempotency-Key', async () => {
+    const idempotencyKey = freshKey();
+    const testKey = identity.issueKey({ scopes: ['events:write'] });
+    const liveKey = identity.issueKey({ scopes: ['events:write'], mode: 'live', accountId: testKey.accountId });
+    const first = await post(testKey.secret, idempotencyKey);
+    const live = await post(liveKey.secret, idempotencyKey);
+    expect(live.status).toBe(200);
+    expect(live.body.id).not.toBe(first.body.id);
+    expect(live.body.livemode).toBe(true);
+    expect(live.headers.get('idempotent-replayed')).toBeNull();
+    expect((await post(testKey.secret, idempotencyKey)).headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('refuses the same key with another request with 409 idempotency_key_reused', async () => {

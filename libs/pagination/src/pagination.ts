@@ -36,16 +36,30 @@ export interface PageSource<T> {
   fetch(take: number, beforeId: string | undefined): Promise<T[]>;
 }
 
+function unknownCursor(cursor: string): ApiError {
+  return new ApiError('resource_missing', `No item with id '${cursor}' to start after; pass the id of the last item of the previous page.`, {
+    param: 'starting_after',
+  });
+}
+
 export async function paginate<T>(request: PageRequest | undefined, source: PageSource<T>): Promise<Page<T>> {
   const limit = clampLimit(request?.limit || undefined);
   const cursor = request?.starting_after || undefined;
-  if (cursor !== undefined && !(await source.exists(cursor))) {
-    throw new ApiError('resource_missing', `No item with id '${cursor}' to start after; pass the id of the last item of the previous page.`, {
-      param: 'starting_after',
-    });
-  }
+  if (cursor !== undefined && !(await source.exists(cursor))) throw unknownCursor(cursor);
   const rows = await source.fetch(limit + 1, cursor);
   return { data: rows.slice(0, limit), has_more: rows.length > limit };
+}
+
+/**
+ * The same rules over items already in memory and in an order of their own (a ranking rather
+ * than newest first): the page after the item whose id is `starting_after`.
+ */
+export function paginateOrdered<T>(request: PageRequest | undefined, items: readonly T[], idOf: (item: T) => string): Page<T> {
+  const limit = clampLimit(request?.limit || undefined);
+  const cursor = request?.starting_after || undefined;
+  const start = cursor === undefined ? 0 : items.findIndex((item) => idOf(item) === cursor) + 1;
+  if (start === 0 && cursor !== undefined) throw unknownCursor(cursor);
+  return { data: items.slice(start, start + limit), has_more: items.length > start + limit };
 }
 
 export function toListEnvelope<TIn, TOut>(page: Page<TIn>, present: (item: TIn) => TOut): ListEnvelope<TOut> {

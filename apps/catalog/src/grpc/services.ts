@@ -2,7 +2,11 @@ import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc
 import { catalogV1 } from '@ticketing/contracts';
 import { implementService, type GrpcServerOptions } from '@ticketing/grpc';
 import type { PrismaClient } from '../db';
+import { discountGrpcHandlers } from './discount.grpc';
 import { eventGrpcHandlers } from './event.grpc';
+import { organizationGrpcHandlers } from './organization.grpc';
+import { seatMapGrpcHandlers } from './seat-map.grpc';
+import { tierGrpcHandlers } from './tier.grpc';
 
 /** Every gRPC service catalog serves, one per aggregate. */
 export function catalogGrpcServices(
@@ -11,5 +15,12 @@ export function catalogGrpcServices(
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   return [
     { definition: catalogV1.EventServiceService, implementation: implementService<catalogV1.EventServiceServer>(eventGrpcHandlers(prisma), options) },
+    {
+      definition: catalogV1.OrganizationServiceService,
+      implementation: implementService<catalogV1.OrganizationServiceServer>(organizationGrpcHandlers(prisma), options),
+    },
+    { definition: catalogV1.TierServiceService, implementation: implementService<catalogV1.TierServiceServer>(tierGrpcHandlers(prisma), options) },
+    { definition: catalogV1.SeatMapServiceService, implementation: implementService<catalogV1.SeatMapServiceServer>(seatMapGrpcHandlers(prisma), options) },
+    { definition: catalogV1.DiscountServiceService, implementation: implementService<catalogV1.DiscountServiceServer>(discountGrpcHandlers(prisma), options) },
   ];
 }

@@ -3,42 +3,152 @@ import { tenantScope } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
 import type { PageSource } from '@ticketing/pagination';
 import type { CatalogDb } from '../db';
-import type { CatalogEvent } from '../domain/event';
+import type { CatalogEvent, EventDetails } from '../domain/event';
+import { eventStatus, type EventStatus } from '../domain/event-status';
+import type { Prisma } from '../generated/prisma/client';
+import { tierColumns, toCatalogTier } from './tier.repository';
 
-const eventColumns = { id: true, mode: true, name: true, starts_at: true, created_at: true, updated_at: true } as const;
+const eventSelect = {
+  id: true,
+  mode: true,
+  name: true,
+  description: true,
+  organization_id: true,
+  venue_name: true,
+  venue_address: true,
+  venue_city: true,
+  venue_country: true,
+  venue_timezone: true,
+  starts_at: true,
+  ends_at: true,
+  category: true,
+  tags: true,
+  currency: true,
+  status: true,
+  waiting_room_enabled: true,
+  waiting_room_admission_rate_per_minute: true,
+  created_at: true,
+  updated_at: true,
+  tiers: { select: tierColumns, orderBy: [{ rank: 'asc' }, { id: 'asc' }] },
+  seat_map: { select: { event_id: true } },
+} as const satisfies Prisma.EventSelect;
+
+type EventRow = Prisma.EventGetPayload<{ select: typeof eventSelect }>;
+
+function toCatalogEvent(row: EventRow): CatalogEvent {
+  const { venue_name, venue_address, venue_city, venue_country, venue_timezone, waiting_room_enabled, waiting_room_admission_rate_per_minute, tiers, seat_map, status, ...rest } = row;
+  return {
+    ...rest,
+    status: eventStatus(status),
+    venue: venue_name === null ? null : { name: venue_name, address: venue_address, city: venue_city, country: venue_country, timezone: venue_timezone },
+    waiting_room: { enabled: waiting_room_enabled, admission_rate_per_minute: waiting_room_admission_rate_per_minute },
+    tiers: tiers.map(toCatalogTier),
+    has_seatmap: seat_map !== null,
+  };
+}
+
+/** The columns behind the details given; details left out are left as they are. */
+function toColumns(details: Partial<EventDetails>): Prisma.EventUncheckedUpdateManyInput {
+  const { venue, waiting_room, ...rest } = details;
+  return {
+    ...rest,
+    ...(venue === undefined
+      ? {}
+      : {
+          venue_name: venue?.name ?? null,
+          venue_address: venue?.address ?? null,
+          venue_city: venue?.city ?? null,
+          venue_country: venue?.country ?? null,
+          venue_timezone: venue?.timezone ?? null,
+        }),
+    ...(waiting_room === undefined
+      ? {}
+      : { waiting_room_enabled: waiting_room.enabled, waiting_room_admission_rate_per_minute: waiting_room.admission_rate_per_minute }),
+  };
+}
+
+/** What a list of events can be narrowed by; every filter combines with the others and the page. */
+export interface EventFilters {
+  status?: EventStatus;
+  organization_id?: string;
+  starts_after?: Date;
+  starts_before?: Date;
+  /** Case-insensitive part of the name. */
+  q?: string;
+}
+
+function filterWhere(filters: EventFilters): Prisma.EventWhereInput {
+  return {
+    ...(filters.status === undefined ? {} : { status: filters.status }),
+    ...(filters.organization_id === undefined ? {} : { organization_id: filters.organization_id }),
+    ...(filters.starts_after === undefined && filters.starts_before === undefined ? {} : { starts_at: { gt: filters.starts_after, lt: filters.starts_before } }),
+    ...(filters.q === undefined ? {} : { name: { contains: filters.q, mode: 'insensitive' } }),
+  };
+}
 
 /** Events of one tenant. Every method takes the tenant; nothing here can see another's rows. */
 export class EventRepository {
   constructor(private readonly db: CatalogDb) {}
 
-  create(tenant: Tenant, fields: { name: string; starts_at: Date }): Promise<CatalogEvent> {
-    return this.db.event.create({
-      data: { id: newId('evt'), ...tenantScope(tenant), ...fields },
-      select: eventColumns,
+  async create(tenant: Tenant, details: EventDetails): Promise<CatalogEvent> {
+    const row = await this.db.event.create({
+      data: { id: newId('evt'), ...tenantScope(tenant), ...(toColumns(details) as Omit<Prisma.EventUncheckedCreateInput, 'id' | 'account_id' | 'mode'>) },
+      select: eventSelect,
     });
+    return toCatalogEvent(row);
   }
 
-  findById(tenant: Tenant, id: string): Promise<CatalogEvent | null> {
-    return this.db.event.findFirst({ where: { id, ...tenantScope(tenant) }, select: eventColumns });
+  async findById(tenant: Tenant, id: string): Promise<CatalogEvent | null> {
+    const row = await this.db.event.findFirst({ where: { id, ...tenantScope(tenant) }, select: eventSelect });
+    return row && toCatalogEvent(row);
   }
 
-  /** Applies the changes; null when the tenant has no such event. */
-  async update(tenant: Tenant, id: string, changes: { name?: string; starts_at?: Date }): Promise<CatalogEvent | null> {
-    const { count } = await this.db.event.updateMany({ where: { id, ...tenantScope(tenant) }, data: changes });
-    return count === 0 ? null : this.findById(tenant, id);
+  async exists(tenant: Tenant, id: string): Promise<boolean> {
+    return (await this.db.event.count({ where: { id, ...tenantScope(tenant) } })) > 0;
   }
 
-  pages(tenant: Tenant): PageSource<CatalogEvent> {
+  /**
+   * Locks the event's row for the rest of the transaction and tells its status and currency;
+   * changes to an event, its tiers and its seat map take this lock, so they never interleave.
+   */
+  async lock(tenant: Tenant, id: string): Promise<{ status: EventStatus; currency: string; tier_count: number } | null> {
+    const rows = await this.db.$queryRaw<Array<{ status: string; currency: string; tier_count: number }>>`
+      SELECT e.status, e.currency, (SELECT count(*)::int FROM tiers t WHERE t.event_id = e.id) AS tier_count
+      FROM events e WHERE e.id = ${id} AND e.account_id = ${tenant.accountId} AND e.mode = ${tenant.mode} FOR UPDATE`;
+    const row = rows[0];
+    return row ? { ...row, status: eventStatus(row.status) } : null;
+  }
+
+  /** Applies the changes to an event the caller has locked. */
+  async update(tenant: Tenant, id: string, changes: Partial<EventDetails> & { status?: EventStatus }): Promise<CatalogEvent> {
+    await this.db.event.updateMany({ where: { id, ...tenantScope(tenant) }, data: toColumns(changes) });
+    return (await this.findById(tenant, id))!;
+  }
+
+  pages(tenant: Tenant, filters: EventFilters = {}): PageSource<CatalogEvent> {
     const scope = tenantScope(tenant);
     return {
-      exists: async (id) => (await this.db.event.count({ where: { id, ...scope } })) > 0,
-      fetch: (take, beforeId) =>
-        this.db.event.findMany({
-          where: { ...scope, ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
-          orderBy: { id: 'desc' },
-          take,
-          select: eventColumns,
-        }),
+      exists: (id) => this.exists(tenant, id),
+      fetch: async (take, beforeId) =>
+        (
+          await this.db.event.findMany({
+            where: { ...scope, ...filterWhere(filters), ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
+            orderBy: { id: 'desc' },
+            take,
+            select: eventSelect,
+          })
+        ).map(toCatalogEvent),
     };
+  }
+
+  /** The tenant's published events starting after `now`, soonest first, at most `limit`. */
+  async upcomingPublished(tenant: Tenant, now: Date, limit: number): Promise<CatalogEvent[]> {
+    const rows = await this.db.event.findMany({
+      where: { ...tenantScope(tenant), status: 'published', starts_at: { gt: now } },
+      orderBy: [{ starts_at: 'asc' }, { id: 'asc' }],
+      take: limit,
+      select: eventSelect,
+    });
+    return rows.map(toCatalogEvent);
   }
 }

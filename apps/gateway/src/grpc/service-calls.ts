@@ -22,6 +22,10 @@ export type ServiceCalls<TClient> = {
 export interface BackendClients {
   identity: identityV1.IdentityServiceClient;
   events: catalogV1.EventServiceClient;
+  organizations: catalogV1.OrganizationServiceClient;
+  tiers: catalogV1.TierServiceClient;
+  seatMaps: catalogV1.SeatMapServiceClient;
+  discounts: catalogV1.DiscountServiceClient;
 }
 
 export type BackendServices = { [K in keyof BackendClients]: ServiceCalls<BackendClients[K]> };

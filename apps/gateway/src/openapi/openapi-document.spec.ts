@@ -26,6 +26,28 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('gives every catalog request and response body a typed schema with an example', () => {
+    const catalogRoutes = routeTable.filter((route) => ['Events', 'Tiers', 'Organizations', 'Discounts'].includes(route.tag));
+    type Schema = { $ref?: string; example?: unknown; type?: unknown; properties?: Record<string, unknown> };
+    const resolve = (schema: Schema | undefined): Schema | undefined =>
+      schema?.$ref ? (document.components?.schemas?.[schema.$ref.replace('#/components/schemas/', '')] as Schema) : schema;
+    const jsonSchema = (content: unknown) => resolve((content as Record<string, { schema?: Schema }> | undefined)?.['application/json']?.schema);
+    expect(catalogRoutes.length).toBeGreaterThanOrEqual(21);
+    for (const route of catalogRoutes) {
+      const described = operation(route.method, route.path)!;
+      const response = jsonSchema((described.responses?.['200'] as { content?: unknown } | undefined)?.content);
+      expect({ operation: route.operationId, type: response?.type, example: response?.example !== undefined }).toEqual({ operation: route.operationId, type: 'object', example: true });
+      if (route.body) {
+        const body = jsonSchema((described.requestBody as { content?: unknown }).content);
+        expect({ operation: route.operationId, properties: Object.keys(body?.properties ?? {}).length > 0, example: body?.example !== undefined }).toEqual({
+          operation: route.operationId,
+          properties: true,
+          example: true,
+        });
+      }
+    }
+  });
+
   it('documents parameters, bodies, responses and the error envelope', () => {
     const getEvent = operation('get', '/v1/events/{id}')!;
     expect(getEvent.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
@@ -33,7 +55,7 @@ describe('the OpenAPI document', () => {
     expect(getEvent.responses?.['403'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
 
     const listEvents = operation('get', '/v1/events')!;
-    expect(listEvents.parameters?.map((parameter) => ('name' in parameter ? parameter.name : undefined))).toEqual(['limit', 'starting_after']);
+    expect(listEvents.parameters?.map((parameter) => ('name' in parameter ? parameter.name : undefined))).toEqual(['limit', 'starting_after', 'status', 'organization_id', 'starts_after', 'starts_before', 'q']);
 
     const mintKey = operation('post', '/v1/account/keys')!;
     const body = mintKey.requestBody && 'content' in mintKey.requestBody ? mintKey.requestBody.content['application/json']?.schema : undefined;

@@ -14,3 +14,8 @@ export function keyKindOf(value: string): KeyKind {
   if (!isKeyKind(value)) throw new Error(`backend answered an unknown key kind '${value}'`);
   return value;
 }
+
+/** The numeric twin of nullIfEmpty, for counts where 0 means "not set". */
+export function nullIfZero(value: number): number | null {
+  return value === 0 ? null : value;
+}

@@ -16,11 +16,14 @@ export function resourceFields<TObject extends string>(object: TObject) {
 }
 
 export function listOf<TItem extends z.ZodType>(item: TItem) {
-  return z.object({
-    object: z.literal('list'),
-    data: z.array(item).meta({ description: 'Items on this page, newest first.' }),
-    has_more: z.boolean().meta({ description: 'true if more items exist after this page.' }),
-  });
+  const itemExample = z.globalRegistry.get(item)?.example;
+  return z
+    .object({
+      object: z.literal('list'),
+      data: z.array(item).meta({ description: 'Items on this page, newest first.' }),
+      has_more: z.boolean().meta({ description: 'true if more items exist after this page.' }),
+    })
+    .meta(itemExample === undefined ? {} : { example: { object: 'list', data: [itemExample], has_more: false } });
 }
 
 const NOT_YET_DOCUMENTED = 'Fields beyond the common ones are documented when the operation ships.';

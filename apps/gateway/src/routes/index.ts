@@ -15,6 +15,7 @@ import { seatHoldsRoutes } from './seat-holds.routes';
 import { segmentsRoutes } from './segments.routes';
 import { staffRoutes } from './staff.routes';
 import { ticketsRoutes } from './tickets.routes';
+import { tiersRoutes } from './tiers.routes';
 import { waitingRoomRoutes } from './waiting-room.routes';
 import { webhooksRoutes } from './webhooks.routes';
 import type { Route } from './route';
@@ -28,6 +29,7 @@ export const routeTable: readonly Route[] = [
   ...publicRoutes,
   ...accountRoutes,
   ...eventsRoutes,
+  ...tiersRoutes,
   ...organizationsRoutes,
   ...discountsRoutes,
   ...ticketsRoutes,

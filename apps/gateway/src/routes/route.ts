@@ -3,7 +3,7 @@ import type { Scope } from '@ticketing/auth';
 import type { BackendServices } from '../grpc/service-calls';
 import type { ApiReference } from '../openapi/api-reference';
 
-export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * Who may call an operation. `scope: null` on a secret route means any valid secret key;

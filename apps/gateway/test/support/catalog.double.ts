@@ -49,11 +49,15 @@ export class CatalogDouble {
           throw new Error('the double failed on purpose');
         }
         const now = new Date().toISOString();
-        const event = {
+        const event: catalogV1.Event = {
+          ...request,
           id: newId('evt'),
           livemode: context.tenant.mode === 'live',
-          name: request.name,
           starts_at: new Date(request.starts_at).toISOString(),
+          currency: request.currency || 'USD',
+          status: 'draft',
+          tiers: [],
+          has_seatmap: false,
           created_at: now,
           updated_at: now,
         };
@@ -67,6 +71,7 @@ export class CatalogDouble {
         const limit = page?.limit ?? 20;
         return { data: mine.slice(0, limit), has_more: mine.length > limit };
       },
+      listSimilarEvents: async () => ({ data: [], has_more: false }),
       updateEvent: async (request, context) => {
         const event = find(request.id, context);
         if (request.name !== undefined) event.name = request.name;

@@ -16,7 +16,8 @@ export interface TopicDefinition<TPayloads extends Record<string, unknown>> {
   readonly payloads?: TPayloads;
 }
 
-export type EventOf<TTopic> =
-  TTopic extends TopicDefinition<infer P>
-    ? { [K in keyof P & string]: DomainEventEnvelope<K, P[K]> }[keyof P & string]
-    : never;
+/** The event types a payload map names, without the index signature it extends. */
+type EventTypes<P> = keyof { [K in keyof P as string extends K ? never : K]: P[K] } & string;
+
+/** Every envelope a topic can carry, as a union discriminated by `type`. */
+export type EventOf<TTopic> = TTopic extends TopicDefinition<infer P> ? { [K in EventTypes<P>]: DomainEventEnvelope<K, P[K]> }[EventTypes<P>] : never;

@@ -1,34 +1,96 @@
 import type { Tenant } from '@ticketing/auth';
-import { CATALOG_EVENT_TOPIC } from '@ticketing/contracts';
+import { CATALOG_EVENT_TOPIC, type CatalogEventPayloads } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { enqueueEvent } from '@ticketing/kafka';
 import type { PrismaClient } from '../../db';
-import { validEventName, validStartsAt, type CatalogEvent } from '../../domain/event';
+import {
+  assertEndsAfterStart,
+  validCategory,
+  validCurrency,
+  validDescription,
+  validEndsAt,
+  validEventName,
+  validStartsAt,
+  validTags,
+  validVenue,
+  validWaitingRoom,
+  type CatalogEvent,
+  type EventDetails,
+  type VenueInput,
+  type WaitingRoomInput,
+} from '../../domain/event';
 import { toEventFacts } from '../../domain/event-facts';
+import { assertTransition, eventStatus, isFinal, type EventStatus } from '../../domain/event-status';
 import { EventRepository } from '../../repositories/event.repository';
+import { assertOrganizationExists } from '../event-organization';
 
+/** Only the fields present change; an empty text clears it, a venue without a name removes the venue. */
 export interface UpdateEventCommand {
   id: string;
   name?: string;
   starts_at?: string;
+  description?: string;
+  organization_id?: string;
+  venue?: VenueInput;
+  ends_at?: string;
+  category?: string;
+  tags?: { values: string[] };
+  currency?: string;
+  status?: string;
+  waiting_room?: WaitingRoomInput;
 }
 
-/** Changes the fields given and records `event.updated` in the same transaction. */
+function validChanges(command: UpdateEventCommand): Partial<EventDetails> {
+  const changes: Partial<EventDetails> = {};
+  if (command.name !== undefined) changes.name = validEventName(command.name);
+  if (command.starts_at !== undefined) changes.starts_at = validStartsAt(command.starts_at);
+  if (command.description !== undefined) changes.description = validDescription(command.description);
+  if (command.organization_id !== undefined) changes.organization_id = command.organization_id === '' ? null : command.organization_id;
+  if (command.venue !== undefined) changes.venue = validVenue(command.venue);
+  if (command.ends_at !== undefined) changes.ends_at = validEndsAt(command.ends_at);
+  if (command.category !== undefined) changes.category = validCategory(command.category);
+  if (command.tags !== undefined) changes.tags = validTags(command.tags.values);
+  if (command.currency !== undefined) changes.currency = validCurrency(command.currency);
+  if (command.waiting_room !== undefined) changes.waiting_room = validWaitingRoom(command.waiting_room);
+  return changes;
+}
+
+/** The message a change publishes: a status change is announced as itself, with the full facts. */
+function messageType(from: EventStatus, to: EventStatus): keyof CatalogEventPayloads & `event.${string}` {
+  return from === to ? 'event.updated' : `event.${to as Exclude<EventStatus, 'draft'>}`;
+}
+
+/**
+ * Changes an event's details and moves it through its lifecycle. The event row is locked for
+ * the transaction, so a status change, a currency change and a new tier never interleave.
+ */
 export class UpdateEventUseCase {
   constructor(private readonly prisma: PrismaClient) {}
 
   execute(tenant: Tenant, command: UpdateEventCommand): Promise<CatalogEvent> {
-    const changes = {
-      ...(command.name === undefined ? {} : { name: validEventName(command.name) }),
-      ...(command.starts_at === undefined ? {} : { starts_at: validStartsAt(command.starts_at) }),
-    };
-    if (Object.keys(changes).length === 0) {
-      throw new ApiError('parameter_missing', 'Give at least one of name, starts_at to change.');
+    const changes = validChanges(command);
+    const requestedStatus = command.status === undefined ? undefined : eventStatus(command.status);
+    if (Object.keys(changes).length === 0 && requestedStatus === undefined) {
+      throw new ApiError('parameter_missing', 'Give at least one field to change.');
     }
     return this.prisma.$transaction(async (tx) => {
-      const event = await new EventRepository(tx).update(tenant, command.id, changes);
-      if (!event) throw ApiError.resourceMissing('event', command.id);
-      await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: 'event.updated', aggregateId: event.id, tenant, data: toEventFacts(event) });
+      const events = new EventRepository(tx);
+      const locked = await events.lock(tenant, command.id);
+      if (!locked) throw ApiError.resourceMissing('event', command.id);
+      const status = requestedStatus ?? locked.status;
+      assertTransition(locked.status, status);
+      const current = (await events.findById(tenant, command.id))!;
+      if (isFinal(locked.status)) {
+        if (Object.keys(changes).length === 0) return current;
+        throw new ApiError('event_finalized', `The event is ${locked.status}; it can no longer change.`);
+      }
+      if (changes.currency !== undefined && changes.currency !== locked.currency && locked.tier_count > 0) {
+        throw new ApiError('event_currency_locked', `The event has tiers priced in ${locked.currency}; its currency can no longer change.`, { param: 'currency' });
+      }
+      if (changes.organization_id !== undefined) await assertOrganizationExists(tx, tenant, changes.organization_id);
+      assertEndsAfterStart({ starts_at: changes.starts_at ?? current.starts_at, ends_at: changes.ends_at === undefined ? current.ends_at : changes.ends_at });
+      const event = await events.update(tenant, command.id, { ...changes, status });
+      await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: messageType(locked.status, status), aggregateId: event.id, tenant, data: toEventFacts(event) });
       return event;
     });
   }

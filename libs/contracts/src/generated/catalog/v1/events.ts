@@ -19,6 +19,23 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { PageRequest } from "../../common/v1/common";
+import { Tier } from "./tiers";
+
+export interface Venue {
+  name: string;
+  address: string;
+  city: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  /** IANA time zone, e.g. Europe/Amsterdam. */
+  timezone: string;
+}
+
+export interface WaitingRoom {
+  enabled: boolean;
+  /** Buyers admitted per minute while the room is on; 0 when not set. */
+  admission_rate_per_minute: number;
+}
 
 export interface Event {
   id: string;
@@ -28,19 +45,51 @@ export interface Event {
   starts_at: string;
   created_at: string;
   updated_at: string;
+  /** Empty strings and an absent venue mean "not set". */
+  description: string;
+  organization_id: string;
+  venue: Venue | undefined;
+  ends_at: string;
+  category: string;
+  tags: string[];
+  currency: string;
+  /** "draft", "published", "canceled" or "completed". */
+  status: string;
+  waiting_room:
+    | WaitingRoom
+    | undefined;
+  /** Ordered by rank, then creation. */
+  tiers: Tier[];
+  has_seatmap: boolean;
 }
 
 export interface CreateEventRequest {
   name: string;
   starts_at: string;
+  description: string;
+  organization_id: string;
+  venue: Venue | undefined;
+  ends_at: string;
+  category: string;
+  tags: string[];
+  /** Defaults to USD. */
+  currency: string;
+  waiting_room: WaitingRoom | undefined;
 }
 
 export interface GetEventRequest {
   id: string;
 }
 
+/** Filters combine with each other and with the page; empty means "any". */
 export interface ListEventsRequest {
   page: PageRequest | undefined;
+  status: string;
+  organization_id: string;
+  starts_after: string;
+  starts_before: string;
+  /** Case-insensitive substring of the name. */
+  q: string;
 }
 
 export interface EventList {
@@ -48,15 +97,213 @@ export interface EventList {
   has_more: boolean;
 }
 
-/** Only the fields present are changed. */
+export interface Tags {
+  values: string[];
+}
+
+/**
+ * Only the fields present are changed. An empty string clears an optional text field; a venue
+ * with an empty name clears the venue; `status` moves the event through its state machine.
+ */
 export interface UpdateEventRequest {
   id: string;
   name?: string | undefined;
   starts_at?: string | undefined;
+  description?: string | undefined;
+  organization_id?: string | undefined;
+  venue: Venue | undefined;
+  ends_at?: string | undefined;
+  category?: string | undefined;
+  tags: Tags | undefined;
+  currency?: string | undefined;
+  status?: string | undefined;
+  waiting_room: WaitingRoom | undefined;
 }
 
+export interface ListSimilarEventsRequest {
+  id: string;
+  page: PageRequest | undefined;
+}
+
+export interface SimilarEvent {
+  event: Event | undefined;
+  score: number;
+  /** What the two events share, e.g. "same_organization", "same_city". */
+  reasons: string[];
+}
+
+export interface SimilarEventList {
+  data: SimilarEvent[];
+  has_more: boolean;
+}
+
+function createBaseVenue(): Venue {
+  return { name: "", address: "", city: "", country: "", timezone: "" };
+}
+
+export const Venue: MessageFns<Venue> = {
+  encode(message: Venue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    if (message.city !== "") {
+      writer.uint32(26).string(message.city);
+    }
+    if (message.country !== "") {
+      writer.uint32(34).string(message.country);
+    }
+    if (message.timezone !== "") {
+      writer.uint32(42).string(message.timezone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Venue {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVenue();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.city = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.country = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.timezone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseWaitingRoom(): WaitingRoom {
+  return { enabled: false, admission_rate_per_minute: 0 };
+}
+
+export const WaitingRoom: MessageFns<WaitingRoom> = {
+  encode(message: WaitingRoom, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enabled !== false) {
+      writer.uint32(8).bool(message.enabled);
+    }
+    if (message.admission_rate_per_minute !== 0) {
+      writer.uint32(16).int32(message.admission_rate_per_minute);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WaitingRoom {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWaitingRoom();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.admission_rate_per_minute = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 function createBaseEvent(): Event {
-  return { id: "", livemode: false, name: "", starts_at: "", created_at: "", updated_at: "" };
+  return {
+    id: "",
+    livemode: false,
+    name: "",
+    starts_at: "",
+    created_at: "",
+    updated_at: "",
+    description: "",
+    organization_id: "",
+    venue: undefined,
+    ends_at: "",
+    category: "",
+    tags: [],
+    currency: "",
+    status: "",
+    waiting_room: undefined,
+    tiers: [],
+    has_seatmap: false,
+  };
 }
 
 export const Event: MessageFns<Event> = {
@@ -78,6 +325,39 @@ export const Event: MessageFns<Event> = {
     }
     if (message.updated_at !== "") {
       writer.uint32(50).string(message.updated_at);
+    }
+    if (message.description !== "") {
+      writer.uint32(58).string(message.description);
+    }
+    if (message.organization_id !== "") {
+      writer.uint32(66).string(message.organization_id);
+    }
+    if (message.venue !== undefined) {
+      Venue.encode(message.venue, writer.uint32(74).fork()).join();
+    }
+    if (message.ends_at !== "") {
+      writer.uint32(82).string(message.ends_at);
+    }
+    if (message.category !== "") {
+      writer.uint32(90).string(message.category);
+    }
+    for (const v of message.tags) {
+      writer.uint32(98).string(v!);
+    }
+    if (message.currency !== "") {
+      writer.uint32(106).string(message.currency);
+    }
+    if (message.status !== "") {
+      writer.uint32(114).string(message.status);
+    }
+    if (message.waiting_room !== undefined) {
+      WaitingRoom.encode(message.waiting_room, writer.uint32(122).fork()).join();
+    }
+    for (const v of message.tiers) {
+      Tier.encode(v!, writer.uint32(130).fork()).join();
+    }
+    if (message.has_seatmap !== false) {
+      writer.uint32(136).bool(message.has_seatmap);
     }
     return writer;
   },
@@ -143,6 +423,94 @@ export const Event: MessageFns<Event> = {
             message.updated_at = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.venue = Venue.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.ends_at = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.waiting_room = WaitingRoom.decode(reader, reader.uint32());
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.tiers.push(Tier.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.has_seatmap = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -157,7 +525,18 @@ export const Event: MessageFns<Event> = {
 };
 
 function createBaseCreateEventRequest(): CreateEventRequest {
-  return { name: "", starts_at: "" };
+  return {
+    name: "",
+    starts_at: "",
+    description: "",
+    organization_id: "",
+    venue: undefined,
+    ends_at: "",
+    category: "",
+    tags: [],
+    currency: "",
+    waiting_room: undefined,
+  };
 }
 
 export const CreateEventRequest: MessageFns<CreateEventRequest> = {
@@ -167,6 +546,30 @@ export const CreateEventRequest: MessageFns<CreateEventRequest> = {
     }
     if (message.starts_at !== "") {
       writer.uint32(18).string(message.starts_at);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    if (message.organization_id !== "") {
+      writer.uint32(34).string(message.organization_id);
+    }
+    if (message.venue !== undefined) {
+      Venue.encode(message.venue, writer.uint32(42).fork()).join();
+    }
+    if (message.ends_at !== "") {
+      writer.uint32(50).string(message.ends_at);
+    }
+    if (message.category !== "") {
+      writer.uint32(58).string(message.category);
+    }
+    for (const v of message.tags) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.currency !== "") {
+      writer.uint32(74).string(message.currency);
+    }
+    if (message.waiting_room !== undefined) {
+      WaitingRoom.encode(message.waiting_room, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -198,6 +601,70 @@ export const CreateEventRequest: MessageFns<CreateEventRequest> = {
             }
 
             message.starts_at = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.venue = Venue.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.ends_at = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.waiting_room = WaitingRoom.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -260,13 +727,28 @@ export const GetEventRequest: MessageFns<GetEventRequest> = {
 };
 
 function createBaseListEventsRequest(): ListEventsRequest {
-  return { page: undefined };
+  return { page: undefined, status: "", organization_id: "", starts_after: "", starts_before: "", q: "" };
 }
 
 export const ListEventsRequest: MessageFns<ListEventsRequest> = {
   encode(message: ListEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    if (message.status !== "") {
+      writer.uint32(18).string(message.status);
+    }
+    if (message.organization_id !== "") {
+      writer.uint32(26).string(message.organization_id);
+    }
+    if (message.starts_after !== "") {
+      writer.uint32(34).string(message.starts_after);
+    }
+    if (message.starts_before !== "") {
+      writer.uint32(42).string(message.starts_before);
+    }
+    if (message.q !== "") {
+      writer.uint32(50).string(message.q);
     }
     return writer;
   },
@@ -290,6 +772,46 @@ export const ListEventsRequest: MessageFns<ListEventsRequest> = {
             }
 
             message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.starts_after = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.starts_before = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.q = reader.string();
             continue;
           }
         }
@@ -362,8 +884,67 @@ export const EventList: MessageFns<EventList> = {
   },
 };
 
+function createBaseTags(): Tags {
+  return { values: [] };
+}
+
+export const Tags: MessageFns<Tags> = {
+  encode(message: Tags, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.values) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Tags {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTags();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.values.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 function createBaseUpdateEventRequest(): UpdateEventRequest {
-  return { id: "", name: undefined, starts_at: undefined };
+  return {
+    id: "",
+    name: undefined,
+    starts_at: undefined,
+    description: undefined,
+    organization_id: undefined,
+    venue: undefined,
+    ends_at: undefined,
+    category: undefined,
+    tags: undefined,
+    currency: undefined,
+    status: undefined,
+    waiting_room: undefined,
+  };
 }
 
 export const UpdateEventRequest: MessageFns<UpdateEventRequest> = {
@@ -376,6 +957,33 @@ export const UpdateEventRequest: MessageFns<UpdateEventRequest> = {
     }
     if (message.starts_at !== undefined) {
       writer.uint32(26).string(message.starts_at);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(34).string(message.description);
+    }
+    if (message.organization_id !== undefined) {
+      writer.uint32(42).string(message.organization_id);
+    }
+    if (message.venue !== undefined) {
+      Venue.encode(message.venue, writer.uint32(50).fork()).join();
+    }
+    if (message.ends_at !== undefined) {
+      writer.uint32(58).string(message.ends_at);
+    }
+    if (message.category !== undefined) {
+      writer.uint32(66).string(message.category);
+    }
+    if (message.tags !== undefined) {
+      Tags.encode(message.tags, writer.uint32(74).fork()).join();
+    }
+    if (message.currency !== undefined) {
+      writer.uint32(82).string(message.currency);
+    }
+    if (message.status !== undefined) {
+      writer.uint32(90).string(message.status);
+    }
+    if (message.waiting_room !== undefined) {
+      WaitingRoom.encode(message.waiting_room, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -415,6 +1023,260 @@ export const UpdateEventRequest: MessageFns<UpdateEventRequest> = {
             }
 
             message.starts_at = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.venue = Venue.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.ends_at = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.tags = Tags.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.waiting_room = WaitingRoom.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListSimilarEventsRequest(): ListSimilarEventsRequest {
+  return { id: "", page: undefined };
+}
+
+export const ListSimilarEventsRequest: MessageFns<ListSimilarEventsRequest> = {
+  encode(message: ListSimilarEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSimilarEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSimilarEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSimilarEvent(): SimilarEvent {
+  return { event: undefined, score: 0, reasons: [] };
+}
+
+export const SimilarEvent: MessageFns<SimilarEvent> = {
+  encode(message: SimilarEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event !== undefined) {
+      Event.encode(message.event, writer.uint32(10).fork()).join();
+    }
+    if (message.score !== 0) {
+      writer.uint32(17).double(message.score);
+    }
+    for (const v of message.reasons) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SimilarEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSimilarEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event = Event.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.score = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reasons.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSimilarEventList(): SimilarEventList {
+  return { data: [], has_more: false };
+}
+
+export const SimilarEventList: MessageFns<SimilarEventList> = {
+  encode(message: SimilarEventList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.data) {
+      SimilarEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.has_more !== false) {
+      writer.uint32(16).bool(message.has_more);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SimilarEventList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSimilarEventList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data.push(SimilarEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.has_more = reader.bool();
             continue;
           }
         }
@@ -469,6 +1331,17 @@ export const EventServiceService = {
     responseSerialize: (value: Event): Buffer => Buffer.from(Event.encode(value).finish()),
     responseDeserialize: (value: Buffer): Event => Event.decode(value),
   },
+  /** The tenant's other upcoming published events, best match first. */
+  listSimilarEvents: {
+    path: "/catalog.v1.EventService/ListSimilarEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSimilarEventsRequest): Buffer =>
+      Buffer.from(ListSimilarEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSimilarEventsRequest => ListSimilarEventsRequest.decode(value),
+    responseSerialize: (value: SimilarEventList): Buffer => Buffer.from(SimilarEventList.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SimilarEventList => SimilarEventList.decode(value),
+  },
 } as const;
 
 export interface EventServiceServer extends UntypedServiceImplementation {
@@ -476,6 +1349,8 @@ export interface EventServiceServer extends UntypedServiceImplementation {
   getEvent: handleUnaryCall<GetEventRequest, Event>;
   listEvents: handleUnaryCall<ListEventsRequest, EventList>;
   updateEvent: handleUnaryCall<UpdateEventRequest, Event>;
+  /** The tenant's other upcoming published events, best match first. */
+  listSimilarEvents: handleUnaryCall<ListSimilarEventsRequest, SimilarEventList>;
 }
 
 export interface EventServiceClient extends Client {
@@ -535,6 +1410,22 @@ export interface EventServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Event) => void,
+  ): ClientUnaryCall;
+  /** The tenant's other upcoming published events, best match first. */
+  listSimilarEvents(
+    request: ListSimilarEventsRequest,
+    callback: (error: ServiceError | null, response: SimilarEventList) => void,
+  ): ClientUnaryCall;
+  listSimilarEvents(
+    request: ListSimilarEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SimilarEventList) => void,
+  ): ClientUnaryCall;
+  listSimilarEvents(
+    request: ListSimilarEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SimilarEventList) => void,
   ): ClientUnaryCall;
 }
 

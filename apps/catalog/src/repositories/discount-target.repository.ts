@@ -1,0 +1,23 @@
+import type { Tenant } from '@ticketing/auth';
+import { tenantScope } from '@ticketing/db';
+import type { CatalogDb } from '../db';
+import type { KnownTargets } from '../domain/discount-targets';
+
+/** Reads which of the given events and tiers the tenant has, and their currencies. */
+export class DiscountTargetRepository {
+  constructor(private readonly db: CatalogDb) {}
+
+  async find(tenant: Tenant, ids: { event_ids: readonly string[]; tier_ids: readonly string[] }): Promise<KnownTargets> {
+    const scope = tenantScope(tenant);
+    const [events, tiers] = await Promise.all([
+      ids.event_ids.length === 0 ? [] : this.db.event.findMany({ where: { id: { in: [...ids.event_ids] }, ...scope }, select: { id: true, currency: true } }),
+      ids.tier_ids.length === 0
+        ? []
+        : this.db.tier.findMany({ where: { id: { in: [...ids.tier_ids] }, ...scope }, select: { id: true, event: { select: { currency: true } } } }),
+    ]);
+    return {
+      eventCurrencies: new Map(events.map((event) => [event.id, event.currency])),
+      tierCurrencies: new Map(tiers.map((tier) => [tier.id, tier.event.currency])),
+    };
+  }
+}

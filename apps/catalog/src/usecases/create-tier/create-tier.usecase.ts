@@ -1,0 +1,66 @@
+import type { Tenant } from '@ticketing/auth';
+import { CATALOG_EVENT_TOPIC } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
+import { enqueueEvent } from '@ticketing/kafka';
+import type { PrismaClient } from '../../db';
+import { toTierFacts } from '../../domain/event-facts';
+import { assertEditable } from '../../domain/event-status';
+import {
+  assertConsistentTier,
+  assertEventCurrency,
+  validCapacity,
+  validMaxPerOrder,
+  validMinPerOrder,
+  validPrice,
+  validRank,
+  validSalesEnd,
+  validSalesStart,
+  validTierName,
+  type CatalogTier,
+  type TierSettings,
+} from '../../domain/tier';
+import { EventRepository } from '../../repositories/event.repository';
+import { TierRepository } from '../../repositories/tier.repository';
+
+export interface CreateTierCommand {
+  event_id: string;
+  name: string;
+  price: number;
+  capacity: number;
+  currency?: string;
+  sales_start_at: string;
+  sales_end_at: string;
+  min_per_order?: number;
+  max_per_order?: number;
+  seated: boolean;
+  rank: number;
+}
+
+/** Adds a tier to an event that is not final, with its `tier.created` message. */
+export class CreateTierUseCase {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  execute(tenant: Tenant, command: CreateTierCommand): Promise<CatalogTier> {
+    const settings: TierSettings = {
+      name: validTierName(command.name),
+      price: validPrice(command.price),
+      capacity: validCapacity(command.capacity),
+      sales_start_at: validSalesStart(command.sales_start_at),
+      sales_end_at: validSalesEnd(command.sales_end_at),
+      min_per_order: command.min_per_order === undefined ? 1 : validMinPerOrder(command.min_per_order),
+      max_per_order: command.max_per_order === undefined ? null : validMaxPerOrder(command.max_per_order),
+      seated: command.seated,
+      rank: validRank(command.rank),
+    };
+    assertConsistentTier(settings);
+    return this.prisma.$transaction(async (tx) => {
+      const event = await new EventRepository(tx).lock(tenant, command.event_id);
+      if (!event) throw ApiError.resourceMissing('event', command.event_id);
+      assertEditable(event.status);
+      assertEventCurrency(command.currency, event.currency);
+      const tier = await new TierRepository(tx).create(tenant, command.event_id, settings);
+      await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: 'tier.created', aggregateId: tier.event_id, tenant, data: toTierFacts(tier) });
+      return tier;
+    });
+  }
+}

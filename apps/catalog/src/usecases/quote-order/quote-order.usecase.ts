@@ -1,0 +1,79 @@
+import type { Tenant } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
+import type { PrismaClient } from '../../db';
+import { normalizedCode } from '../../domain/discount';
+import type { DiscountCandidate } from '../../domain/discount-eligibility';
+import type { OrderLine } from '../../domain/order-pricing';
+import { quoteOrder, type OrderQuote } from '../../domain/order-quote';
+import { optionalIdParam, requiredIdParam } from '../../domain/id-param';
+import { validQuoteItems, validSegmentIds, type QuoteItem } from '../../domain/quote-request';
+import { DiscountRedemptionRepository } from '../../repositories/discount-redemption.repository';
+import { DiscountTriggerRepository } from '../../repositories/discount-trigger.repository';
+import { DiscountRepository } from '../../repositories/discount.repository';
+import { OrderTierRepository } from '../../repositories/order-tier.repository';
+
+export interface QuoteOrderCommand {
+  event_id: string;
+  items: QuoteItem[];
+  /** Empty when the customer entered none. */
+  discount_code: string;
+  /** Empty for a guest. */
+  customer_id: string;
+  customer_segment_ids: string[];
+}
+
+export interface QuoteOrderResult extends OrderQuote {
+  event_id: string;
+  currency: string;
+  quoted_at: Date;
+}
+
+/**
+ * Prices an order for one event at the tiers' current prices with the best applicable discount.
+ * Reads only: nothing is reserved, so a quoted discount can still be refused at redemption.
+ */
+export class QuoteOrderUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async execute(tenant: Tenant, command: QuoteOrderCommand): Promise<QuoteOrderResult> {
+    const eventId = requiredIdParam(command.event_id, 'event_id');
+    const items = validQuoteItems(command.items);
+    const customerId = optionalIdParam(command.customer_id, 'customer_id');
+    const segmentIds = validSegmentIds(command.customer_segment_ids);
+    const discountCode = normalizedCode(command.discount_code);
+    const at = this.clock();
+
+    const orderTiers = new OrderTierRepository(this.prisma);
+    const currency = await orderTiers.eventCurrency(tenant, eventId);
+    if (currency === null) throw ApiError.resourceMissing('event', eventId, 'event_id');
+    const lines = await this.linesOf(tenant, eventId, items, orderTiers);
+    const candidates = await this.candidates(tenant, discountCode, customerId, at);
+    return { ...quoteOrder({ currency, lines, discountCode, customerId, segmentIds, at }, candidates), event_id: eventId, currency, quoted_at: at };
+  }
+
+  private async linesOf(tenant: Tenant, eventId: string, items: QuoteItem[], orderTiers: OrderTierRepository): Promise<OrderLine[]> {
+    const tiers = await orderTiers.findTiers(tenant, items.map((item) => item.tier_id));
+    return items.map((item, index) => {
+      const tier = tiers.get(item.tier_id);
+      if (!tier || tier.event_id !== eventId) throw ApiError.resourceMissing(`tier of event ${eventId}`, item.tier_id, `items[${index}].tier_id`);
+      return { tier_id: tier.id, event_id: eventId, quantity: item.quantity, unit_price: tier.price };
+    });
+  }
+
+  /** The discount the code names, if any, and every automatic discount that could apply now. */
+  private async candidates(tenant: Tenant, code: string | null, customerId: string | null, at: Date): Promise<DiscountCandidate[]> {
+    const discounts = new DiscountRepository(this.prisma);
+    const byCode = code === null ? null : await discounts.findByCode(tenant, code);
+    if (code !== null && byCode === null) throw ApiError.resourceMissing('discount code', code, 'discount_code');
+    const all = [...(byCode ? [byCode] : []), ...(await discounts.findAutomatic(tenant, at))];
+    const ids = all.map((discount) => discount.id);
+    const [conditions, customerCounts] = await Promise.all([
+      new DiscountTriggerRepository(this.prisma).conditionsOf(tenant, ids),
+      customerId === null ? new Map<string, number>() : new DiscountRedemptionRepository(this.prisma).countsForCustomer(tenant, customerId, ids),
+    ]);
+    return all.map((discount) => ({ discount, triggers: conditions.get(discount.id) ?? [], customerRedemptions: customerCounts.get(discount.id) ?? 0 }));
+  }
+}

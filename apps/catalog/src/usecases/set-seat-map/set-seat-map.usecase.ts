@@ -1,0 +1,45 @@
+import type { Tenant } from '@ticketing/auth';
+import { CATALOG_EVENT_TOPIC } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
+import { enqueueEvent } from '@ticketing/kafka';
+import type { PrismaClient } from '../../db';
+import { assertEditable } from '../../domain/event-status';
+import { seatId, seatMapView, validSeatLayout, type SeatLayout, type SeatMapView } from '../../domain/seat-map';
+import { EventRepository } from '../../repositories/event.repository';
+import { SeatMapRepository } from '../../repositories/seat-map.repository';
+import { TierRepository } from '../../repositories/tier.repository';
+
+/** The tier of every seat of a layout, by seat id. */
+function seatTiers(layout: SeatLayout): Map<string, string> {
+  return new Map(layout.sections.flatMap((section) => section.rows.flatMap((row) => row.seats.map((seat) => [seatId(section.label, row.label, seat.label), seat.tier_id] as const))));
+}
+
+/**
+ * Replaces an event's seat map. Seats that are held or sold must stay, under the same tier:
+ * a new layout may add and rearrange seats, never take away one somebody holds or bought.
+ */
+export class SetSeatMapUseCase {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  execute(tenant: Tenant, eventId: string, sections: SeatLayout['sections']): Promise<SeatMapView & { updated_at: Date }> {
+    return this.prisma.$transaction(async (tx) => {
+      const event = await new EventRepository(tx).lock(tenant, eventId);
+      if (!event) throw ApiError.resourceMissing('event', eventId);
+      assertEditable(event.status);
+      const { layout, seatCount } = validSeatLayout(sections, await new TierRepository(tx).seatedTierIds(tenant, eventId));
+      const seatMaps = new SeatMapRepository(tx);
+      const [previous, unavailable] = await Promise.all([seatMaps.find(tenant, eventId), seatMaps.unavailableSeats(tenant, eventId)]);
+      const before = previous ? seatTiers(previous.layout) : new Map<string, string>();
+      const after = seatTiers(layout);
+      for (const [seat, status] of unavailable) {
+        if (before.has(seat) && after.get(seat) !== before.get(seat)) {
+          throw new ApiError('seatmap_locked', `Seat ${seat} is ${status}: keep it in the seat map under tier ${before.get(seat)}.`, { param: 'sections' });
+        }
+      }
+      await seatMaps.replace(tenant, eventId, layout, seatCount);
+      await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: 'seatmap.updated', aggregateId: eventId, tenant, data: { event_id: eventId, seat_count: seatCount } });
+      const stored = (await seatMaps.find(tenant, eventId))!;
+      return { ...seatMapView(layout, unavailable), updated_at: stored.updated_at };
+    });
+  }
+}

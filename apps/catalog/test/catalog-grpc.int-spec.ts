@@ -1,0 +1,307 @@
+import path from 'node:path';
+import type { InternalClaims, Mode } from '@ticketing/auth';
+import { catalogV1 } from '@ticketing/contracts';
+import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from '@ticketing/grpc';
+import { newId } from '@ticketing/ids';
+import { createLogger } from '@ticketing/observability';
+import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { createCatalogPrisma, type PrismaClient } from '../src/db';
+import { catalogGrpcServices } from '../src/grpc/services';
+import { RecordSeatChangeUseCase } from '../src/usecases/record-seat-change/record-seat-change.usecase';
+import { createEventRequest, createTierRequest, listEventsRequest, updateEventRequest, venue } from './support/requests';
+
+const tokenSecret = 'catalog-test-secret-0123456789';
+const options = { tokenSecret, deadlineMs: 10_000 };
+
+/** Organizations, the full event, tiers, seat maps and similar events, through catalog's real gRPC server on real PostgreSQL. */
+describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
+  let database: TestDatabase;
+  let prisma: PrismaClient;
+  let server: RunningGrpcServer;
+  let events: catalogV1.EventServiceClient;
+  let organizations: catalogV1.OrganizationServiceClient;
+  let tiers: catalogV1.TierServiceClient;
+  let seatMaps: catalogV1.SeatMapServiceClient;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('catalog', path.join(__dirname, '../prisma/migrations'));
+    prisma = createCatalogPrisma(database.url);
+    server = await startGrpcServer(catalogGrpcServices(prisma, { tokenSecret, logger: createLogger('catalog-test', 'silent') }), 0);
+    const address = `127.0.0.1:${server.port}`;
+    events = createGrpcClient(catalogV1.EventServiceClient, address);
+    organizations = createGrpcClient(catalogV1.OrganizationServiceClient, address);
+    tiers = createGrpcClient(catalogV1.TierServiceClient, address);
+    seatMaps = createGrpcClient(catalogV1.SeatMapServiceClient, address);
+  });
+
+  afterAll(async () => {
+    for (const client of [events, organizations, tiers, seatMaps]) client.close();
+    await server.shutdown();
+    await prisma.$disconnect();
+    await database.drop();
+  });
+
+  /** A fresh tenant per test, so no test sees another's rows. */
+  const tenant = (mode: Mode = 'test'): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: newId('acct'), mode } });
+  const outboxTypes = async (key: string) => (await prisma.outboxMessage.findMany({ where: { message_key: key }, orderBy: { position: 'asc' } })).map((row) => (row.payload as { type: string }).type);
+
+  describe('organizations', () => {
+    it('creates, updates and lists organizations, each change with its outbox message', async () => {
+      const claims = tenant();
+      const created = await callUnary(organizations.createOrganization.bind(organizations), { name: ' Northside ', description: '', website: 'https://northside.example', contact_email: '' }, claims, options);
+      expect(created).toMatchObject({ name: 'Northside', website: 'https://northside.example', description: '', contact_email: '' });
+      const updated = await callUnary(organizations.updateOrganization.bind(organizations), { id: created.id, website: '', contact_email: 'box@northside.example' }, claims, options);
+      expect(updated).toMatchObject({ website: '', contact_email: 'box@northside.example' });
+      expect(await outboxTypes(created.id)).toEqual(['organization.created', 'organization.updated']);
+      const listed = await callUnary(organizations.listOrganizations.bind(organizations), { page: { limit: 10, starting_after: '' } }, claims, options);
+      expect(listed.data.map((organization) => organization.id)).toEqual([created.id]);
+      await expect(callUnary(organizations.getOrganization.bind(organizations), { id: created.id }, tenant('live'), options)).rejects.toMatchObject({ code: 'resource_missing' });
+    });
+
+    it('refuses an event naming another tenant’s organization, and writes nothing', async () => {
+      const owner = tenant();
+      const organization = await callUnary(organizations.createOrganization.bind(organizations), { name: 'Theirs', description: '', website: '', contact_email: '' }, owner, options);
+      const before = await prisma.event.count();
+      await expect(callUnary(events.createEvent.bind(events), createEventRequest({ organization_id: organization.id }), tenant(), options)).rejects.toMatchObject({
+        code: 'resource_missing',
+        param: 'organization_id',
+        status: 400,
+      });
+      expect(await prisma.event.count()).toBe(before);
+    });
+  });
+
+  describe('events', () => {
+    it('stores the full event and answers it with its tiers', async () => {
+      const claims = tenant();
+      const event = await callUnary(
+        events.createEvent.bind(events),
+        createEventRequest({
+          description: 'Open-air jazz.',
+          venue: venue({ country: 'nl' }),
+          ends_at: '2027-04-01T23:00:00Z',
+          category: 'Music',
+          tags: ['Jazz', 'jazz', 'outdoor'],
+          currency: 'eur',
+          waiting_room: { enabled: true, admission_rate_per_minute: 300 },
+        }),
+        claims,
+        options,
+      );
+      expect(event).toMatchObject({
+        status: 'draft',
+        description: 'Open-air jazz.',
+        venue: { name: 'Paradiso', city: 'Amsterdam', country: 'NL', timezone: 'Europe/Amsterdam', address: '' },
+        ends_at: '2027-04-01T23:00:00.000Z',
+        category: 'music',
+        tags: ['jazz', 'outdoor'],
+        currency: 'EUR',
+        waiting_room: { enabled: true, admission_rate_per_minute: 300 },
+        tiers: [],
+        has_seatmap: false,
+      });
+      const tier = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id), claims, options);
+      const fetched = await callUnary(events.getEvent.bind(events), { id: event.id }, claims, options);
+      expect(fetched.tiers).toEqual([tier]);
+      expect(tier).toMatchObject({ currency: 'EUR', price: 4500, capacity: 100, held: 0, sold: 0, min_per_order: 1, max_per_order: 0 });
+    });
+
+    it('moves through draft → published → canceled, announcing each status change as its own message', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      await callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { name: 'Renamed' }), claims, options);
+      await callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { status: 'published' }), claims, options);
+      const canceled = await callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { status: 'canceled' }), claims, options);
+      expect(canceled.status).toBe('canceled');
+      expect(await outboxTypes(event.id)).toEqual(['event.created', 'event.updated', 'event.published', 'event.canceled']);
+      const message = await prisma.outboxMessage.findFirst({ where: { message_key: event.id, topic: 'catalog.event.v1' }, orderBy: { position: 'desc' } });
+      expect(message?.payload).toMatchObject({ type: 'event.canceled', data: { event_id: event.id, status: 'canceled', name: 'Renamed' } });
+    });
+
+    it('refuses illegal transitions and changes to a final event with 409, writing nothing', async () => {
+      const claims = tenant();
+      const draft = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      await expect(callUnary(events.updateEvent.bind(events), updateEventRequest(draft.id, { status: 'completed' }), claims, options)).rejects.toMatchObject({
+        code: 'event_status_transition_invalid',
+        status: 409,
+      });
+      await callUnary(events.updateEvent.bind(events), updateEventRequest(draft.id, { status: 'published' }), claims, options);
+      await callUnary(events.updateEvent.bind(events), updateEventRequest(draft.id, { status: 'completed' }), claims, options);
+      const messagesBefore = await outboxTypes(draft.id);
+      await expect(callUnary(events.updateEvent.bind(events), updateEventRequest(draft.id, { status: 'published' }), claims, options)).rejects.toMatchObject({
+        code: 'event_status_transition_invalid',
+      });
+      await expect(callUnary(events.updateEvent.bind(events), updateEventRequest(draft.id, { name: 'Encore' }), claims, options)).rejects.toMatchObject({ code: 'event_finalized', status: 409 });
+      await expect(callUnary(tiers.createTier.bind(tiers), createTierRequest(draft.id), claims, options)).rejects.toMatchObject({ code: 'event_finalized' });
+      expect(await outboxTypes(draft.id)).toEqual(messagesBefore);
+      expect((await callUnary(events.getEvent.bind(events), { id: draft.id }, claims, options)).name).toBe('Dockside');
+    });
+
+    it('keeps the currency once the event has tiers, and ends after it starts', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest({ currency: 'EUR' }), claims, options);
+      expect((await callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { currency: 'GBP' }), claims, options)).currency).toBe('GBP');
+      await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id), claims, options);
+      await expect(callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { currency: 'EUR' }), claims, options)).rejects.toMatchObject({
+        code: 'event_currency_locked',
+        param: 'currency',
+      });
+      await expect(callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { ends_at: '2027-04-01T17:00:00Z' }), claims, options)).rejects.toMatchObject({
+        code: 'parameter_invalid',
+        param: 'ends_at',
+      });
+    });
+
+    it('filters lists by status, organization, start window and name, combined with the page', async () => {
+      const claims = tenant();
+      const organization = await callUnary(organizations.createOrganization.bind(organizations), { name: 'Org', description: '', website: '', contact_email: '' }, claims, options);
+      const make = (name: string, starts_at: string, organization_id = '') => callUnary(events.createEvent.bind(events), createEventRequest({ name, starts_at, organization_id }), claims, options);
+      const spring = await make('Spring Jazz', '2027-04-01T18:00:00Z', organization.id);
+      const summer = await make('Summer Jazz', '2027-07-01T18:00:00Z', organization.id);
+      const autumn = await make('Autumn Rock', '2027-10-01T18:00:00Z');
+      await callUnary(events.updateEvent.bind(events), updateEventRequest(summer.id, { status: 'published' }), claims, options);
+      const ids = async (request: Partial<catalogV1.ListEventsRequest>) => (await callUnary(events.listEvents.bind(events), listEventsRequest(request), claims, options)).data.map((event) => event.id);
+
+      expect(await ids({ status: 'draft' })).toEqual([autumn.id, spring.id]);
+      expect(await ids({ organization_id: organization.id })).toEqual([summer.id, spring.id]);
+      expect(await ids({ starts_after: '2027-05-01T00:00:00Z', starts_before: '2027-12-01T00:00:00Z' })).toEqual([autumn.id, summer.id]);
+      expect(await ids({ q: 'JAZZ' })).toEqual([summer.id, spring.id]);
+      expect(await ids({ q: 'jazz', page: { limit: 1, starting_after: summer.id } })).toEqual([spring.id]);
+      await expect(ids({ status: 'postponed' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'status' });
+    });
+  });
+
+  describe('tiers', () => {
+    it('never lets a capacity drop below what is held and sold, however the writes interleave', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      const tier = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { capacity: 100 }), claims, options);
+      // Ticketing's side of the row: holds taken by the same kind of conditional update it uses.
+      const hold = () => prisma.$executeRaw`UPDATE tiers SET held = held + 1 WHERE id = ${tier.id} AND held + sold + 1 <= capacity`;
+      const shrink = (capacity: number) =>
+        callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: tier.id, capacity }, claims, options).then(
+          () => ({ capacity, ok: true }),
+          (error: { code?: string }) => {
+            expect(error.code).toBe('capacity_below_committed');
+            return { capacity, ok: false };
+          },
+        );
+      const holds = Array.from({ length: 60 }, hold);
+      const shrinks = [90, 70, 50, 40, 30, 20, 10].map(shrink);
+      const [holdResults, shrinkResults] = await Promise.all([Promise.all(holds), Promise.all(shrinks)]);
+
+      const final = await prisma.tier.findUniqueOrThrow({ where: { id: tier.id } });
+      expect(final.held + final.sold).toBeLessThanOrEqual(final.capacity);
+      expect(final.held).toBe(holdResults.reduce((sum, count) => sum + count, 0));
+      expect(shrinkResults.some((result) => result.ok)).toBe(true);
+      await expect(callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: tier.id, capacity: final.held - 1 }, claims, options)).rejects.toMatchObject({
+        code: 'capacity_below_committed',
+        param: 'capacity',
+        status: 409,
+      });
+    });
+
+    it('refuses a tier in another currency and inconsistent order limits, writing nothing', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest({ currency: 'EUR' }), claims, options);
+      await expect(callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { currency: 'USD' }), claims, options)).rejects.toMatchObject({ param: 'currency', status: 400 });
+      await expect(callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { min_per_order: 4, max_per_order: 2 }), claims, options)).rejects.toMatchObject({ param: 'max_per_order' });
+      await expect(callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { price: -1 }), claims, options)).rejects.toMatchObject({ param: 'price' });
+      expect(await prisma.tier.count({ where: { event_id: event.id } })).toBe(0);
+      expect(await outboxTypes(event.id)).toEqual(['event.created']);
+    });
+
+    it('updates a tier, clearing what is sent empty, and announces tier.created and tier.updated on the event’s key', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      const tier = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { max_per_order: 6, sales_end_at: '2027-03-30T00:00:00Z' }), claims, options);
+      const updated = await callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: tier.id, price: 5000, max_per_order: 0, sales_end_at: '' }, claims, options);
+      expect(updated).toMatchObject({ price: 5000, max_per_order: 0, sales_end_at: '' });
+      expect(await outboxTypes(event.id)).toEqual(['event.created', 'tier.created', 'tier.updated']);
+      await expect(callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: tier.id, name: 'x' }, tenant(), options)).rejects.toMatchObject({ code: 'resource_missing' });
+    });
+  });
+
+  describe('seat maps', () => {
+    const seatChanges = () => new RecordSeatChangeUseCase(prisma, 'catalog.seat-change.test');
+
+    it('keeps each seat’s status from ticketing’s messages, once per message, and guards held seats', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      const seated = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { seated: true }), claims, options);
+      const sections = [{ label: 'Stalls', rows: [{ label: 'A', seats: ['1', '2', '3'].map((label) => ({ label, tier_id: seated.id })) }] }];
+      const set = await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options);
+      expect(set).toMatchObject({ seat_count: 3, available_count: 3 });
+      expect((await callUnary(events.getEvent.bind(events), { id: event.id }, claims, options)).has_seatmap).toBe(true);
+
+      const envelope = (type: 'seat.held' | 'seat.sold' | 'seat.released', seatIds: string[]) => ({
+        id: newId('msg'),
+        type,
+        account_id: claims.tenant!.account_id,
+        mode: claims.tenant!.mode,
+        occurred_at: new Date().toISOString(),
+        data: { event_id: event.id, seat_ids: seatIds, hold_id: 'hold_1' },
+      });
+      const held = envelope('seat.held', ['Stalls:A:1', 'Stalls:A:2']);
+      expect(await seatChanges().execute(held)).toBe(true);
+      expect(await seatChanges().execute(held)).toBe(false);
+      await seatChanges().execute(envelope('seat.sold', ['Stalls:A:2']));
+      const map = await callUnary(seatMaps.getSeatMap.bind(seatMaps), { event_id: event.id }, claims, options);
+      expect(map.sections[0]!.rows[0]!.seats.map((seat) => [seat.id, seat.status])).toEqual([
+        ['Stalls:A:1', 'held'],
+        ['Stalls:A:2', 'sold'],
+        ['Stalls:A:3', 'available'],
+      ]);
+      expect(map).toMatchObject({ available_count: 1, held_count: 1, sold_count: 1 });
+
+      const withoutHeldSeat = [{ label: 'Stalls', rows: [{ label: 'A', seats: ['2', '3'].map((label) => ({ label, tier_id: seated.id })) }] }];
+      await expect(callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections: withoutHeldSeat }, claims, options)).rejects.toMatchObject({
+        code: 'seatmap_locked',
+        status: 409,
+      });
+      await seatChanges().execute(envelope('seat.released', ['Stalls:A:1']));
+      expect((await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections: withoutHeldSeat }, claims, options)).seat_count).toBe(2);
+      expect(await outboxTypes(event.id)).toEqual(['event.created', 'tier.created', 'seatmap.updated', 'seatmap.updated']);
+    });
+
+    it('maps seats only to seated tiers of the event', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      const standing = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id), claims, options);
+      const sections = [{ label: 'Floor', rows: [{ label: 'A', seats: [{ label: '1', tier_id: standing.id }] }] }];
+      await expect(callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options)).rejects.toMatchObject({
+        code: 'parameter_invalid',
+        param: 'sections[0].rows[0].seats[0].tier_id',
+      });
+      await expect(callUnary(seatMaps.getSeatMap.bind(seatMaps), { event_id: event.id }, claims, options)).rejects.toMatchObject({ code: 'resource_missing', status: 404 });
+    });
+  });
+
+  describe('similar events', () => {
+    it('ranks the tenant’s other upcoming published events by what they share, and pages through the ranking', async () => {
+      const claims = tenant();
+      const organization = await callUnary(organizations.createOrganization.bind(organizations), { name: 'Org', description: '', website: '', contact_email: '' }, claims, options);
+      const publish = async (fields: Partial<catalogV1.CreateEventRequest>) => {
+        const event = await callUnary(events.createEvent.bind(events), createEventRequest(fields), claims, options);
+        return callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { status: 'published' }), claims, options);
+      };
+      const source = await publish({ organization_id: organization.id, category: 'music', tags: ['jazz'], starts_at: '2030-06-01T19:00:00Z', venue: venue() });
+      const twin = await publish({ organization_id: organization.id, category: 'music', tags: ['jazz'], starts_at: '2030-06-08T19:00:00Z', venue: venue() });
+      const sameCity = await publish({ starts_at: '2031-06-01T19:00:00Z', venue: venue({ name: 'Melkweg' }) });
+      const unrelated = await publish({ starts_at: '2032-01-01T19:00:00Z', category: 'sports' });
+      const draft = await callUnary(events.createEvent.bind(events), createEventRequest({ organization_id: organization.id, category: 'music', starts_at: '2030-06-02T19:00:00Z' }), claims, options);
+      const past = await publish({ organization_id: organization.id, category: 'music', starts_at: '2020-06-02T19:00:00Z' });
+
+      const page = (starting_after = '', limit = 10) => callUnary(events.listSimilarEvents.bind(events), { id: source.id, page: { limit, starting_after } }, claims, options);
+      const ranked = await page();
+      expect(ranked.data.map((item) => item.event!.id)).toEqual([twin.id, sameCity.id]);
+      expect(ranked.data[0]!.reasons).toEqual(expect.arrayContaining(['same_organization', 'same_category', 'shared_tags', 'same_venue', 'close_in_date']));
+      expect(ranked.data[1]!.reasons).toEqual(['same_city']);
+      expect(ranked.data.map((item) => item.event!.id)).not.toEqual(expect.arrayContaining([unrelated.id, draft.id, past.id, source.id]));
+      const first = await page('', 1);
+      expect(first.has_more).toBe(true);
+      expect((await page(first.data[0]!.event!.id, 1)).data.map((item) => item.event!.id)).toEqual([sameCity.id]);
+      await expect(page('evt_unknown')).rejects.toMatchObject({ code: 'resource_missing', param: 'starting_after' });
+    });
+  });
+});

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Request fields shared by several routes, each with the message a caller sees when it is wrong. */
+export const text = (max: number) => z.string().trim().min(1, `must be 1 to ${max} characters`).max(max, `must be 1 to ${max} characters`);
+
+/** Optional text that PATCH may clear with null. */
+export const clearableText = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullable();
+
+export const dateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2027-06-01T19:30:00Z' }).meta({ example: '2027-07-01T20:00:00Z' });
+
+export const currency = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code such as EUR')
+  .meta({ description: 'ISO 4217 currency code.', example: 'EUR' });
+
+export const wholeNumber = (min: number, max: number) =>
+  z.number({ error: `must be a whole number from ${min} to ${max}` }).int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+/** Minor units of a currency (cents for EUR): never negative. */
+export const amount = wholeNumber(0, 1_000_000_000_000).meta({ description: 'Minor units of the currency, e.g. 4500 for €45.00.', example: 4500 });
+
+export const resourceId = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`), `must be an id starting with ${prefix}_`).meta({ example: `${prefix}_01JD3W9ZQ4X8V5K2M7N6P1R0ST` });
+
+/** A strict PATCH body that must change something. */
+export function patchBody<TShape extends z.ZodRawShape>(shape: TShape) {
+  return z.strictObject(shape).refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: `Provide at least one of ${Object.keys(shape).join(', ')}.`,
+    params: { code: 'parameter_missing' },
+  });
+}
+
+/** PATCH over proto3, which has no null: absent stays absent, null becomes '' (clear the field). */
+export function cleared(value: string | null | undefined): string | undefined {
+  return value === null ? '' : value;
+}
