@@ -210,7 +210,7 @@ describe('discount triggers through the gateway', () => {
   });
 
   it.each([
-    ['no kind', { quantity: 4 }, 'parameter_invalid', 'kind'],
+    ['no kind', { quantity: 4 }, 'parameter_missing', 'kind'],
     ['an unknown kind', { kind: 'loyalty' }, 'parameter_invalid', 'kind'],
     ['a missing quantity', { kind: 'min_quantity' }, 'parameter_missing', 'quantity'],
     ['a zero quantity', { kind: 'min_quantity', quantity: 0 }, 'parameter_invalid', 'quantity'],

@@ -59,7 +59,7 @@ describe('discount request bodies', () => {
   });
 
   it.each([
-    [{ quantity: 4 }, 'parameter_invalid', 'kind'],
+    [{ quantity: 4 }, 'parameter_missing', 'kind'],
     [{ kind: 'loyalty' }, 'parameter_invalid', 'kind'],
     [{ kind: 'min_quantity' }, 'parameter_missing', 'quantity'],
     [{ kind: 'min_quantity', quantity: 0 }, 'parameter_invalid', 'quantity'],

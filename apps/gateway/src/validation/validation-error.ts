@@ -38,7 +38,8 @@ function toApiError(issue: z.core.$ZodIssue, input: unknown): ApiError {
   if (param === undefined) {
     return new ApiError('parameter_invalid', issue.code === 'invalid_type' ? 'The request body must be a JSON object.' : withPeriod(issue.message));
   }
-  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
+  // An absent optional field raises no issue, so an issue about an absent one means it is required.
+  if (valueAt(input, issue.path) === undefined) {
     return new ApiError('parameter_missing', `Missing required parameter: ${param}.`, { param });
   }
   return new ApiError('parameter_invalid', `Invalid ${param}: ${withPeriod(issue.message)}`, { param });
