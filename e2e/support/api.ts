@@ -56,6 +56,7 @@ export function as(key: string, baseUrl = gatewayUrl) {
     get: <T = any>(pathAndQuery: string) => call<T>('GET', pathAndQuery, { key, baseUrl }),
     post: <T = any>(pathAndQuery: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', pathAndQuery, { key, body, headers, baseUrl }),
     patch: <T = any>(pathAndQuery: string, body?: unknown) => call<T>('PATCH', pathAndQuery, { key, body, baseUrl }),
+    put: <T = any>(pathAndQuery: string, body?: unknown) => call<T>('PUT', pathAndQuery, { key, body, baseUrl }),
     delete: <T = any>(pathAndQuery: string) => call<T>('DELETE', pathAndQuery, { key, baseUrl }),
   };
 }

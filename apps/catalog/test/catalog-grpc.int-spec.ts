@@ -169,6 +169,18 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       expect(await ids({ q: 'jazz', page: { limit: 1, starting_after: summer.id } })).toEqual([spring.id]);
       await expect(ids({ status: 'postponed' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'status' });
     });
+
+    it('matches q literally: % and _ are not wildcards', async () => {
+      const claims = tenant();
+      const percent = await callUnary(events.createEvent.bind(events), createEventRequest({ name: '100% Jazz' }), claims, options);
+      await callUnary(events.createEvent.bind(events), createEventRequest({ name: '1000 Jazz' }), claims, options);
+      const underscore = await callUnary(events.createEvent.bind(events), createEventRequest({ name: 'A_B Session' }), claims, options);
+      await callUnary(events.createEvent.bind(events), createEventRequest({ name: 'AXB Session' }), claims, options);
+      const ids = async (q: string) => (await callUnary(events.listEvents.bind(events), listEventsRequest({ q }), claims, options)).data.map((event) => event.id);
+      expect(await ids('0% j')).toEqual([percent.id]);
+      expect(await ids('a_b')).toEqual([underscore.id]);
+      expect(await ids('%')).toEqual([percent.id]);
+    });
   });
 
   describe('tiers', () => {
@@ -242,6 +254,8 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
         occurred_at: new Date().toISOString(),
         data: { event_id: event.id, seat_ids: seatIds, hold_id: 'hold_1' },
       });
+      const otherMode = { ...envelope('seat.held', ['Stalls:A:3']), mode: 'live' as const };
+      expect(await seatChanges().execute(otherMode)).toBe(false);
       const held = envelope('seat.held', ['Stalls:A:1', 'Stalls:A:2']);
       expect(await seatChanges().execute(held)).toBe(true);
       expect(await seatChanges().execute(held)).toBe(false);

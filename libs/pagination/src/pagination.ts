@@ -42,6 +42,11 @@ function unknownCursor(cursor: string): ApiError {
   });
 }
 
+/** The `where` fragment of PageSource.fetch: rows after the cursor, i.e. with a lower id. */
+export function idsBefore(beforeId: string | undefined): { id?: { lt: string } } {
+  return beforeId === undefined ? {} : { id: { lt: beforeId } };
+}
+
 export async function paginate<T>(request: PageRequest | undefined, source: PageSource<T>): Promise<Page<T>> {
   const limit = clampLimit(request?.limit || undefined);
   const cursor = request?.starting_after || undefined;

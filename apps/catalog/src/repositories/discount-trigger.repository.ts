@@ -1,7 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
-import type { PageSource } from '@ticketing/pagination';
+import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { CatalogDb } from '../db';
 import type { CatalogDiscountTrigger, TriggerCondition } from '../domain/discount-trigger';
 
@@ -104,7 +104,7 @@ export class DiscountTriggerRepository {
       fetch: async (take, beforeId) =>
         (
           await this.db.discountTrigger.findMany({
-            where: { ...scope, ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
+            where: { ...scope, ...idsBefore(beforeId) },
             orderBy: { id: 'desc' },
             take,
             select: triggerColumns,

@@ -1,7 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
-import type { PageSource } from '@ticketing/pagination';
+import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { CatalogDb } from '../db';
 import type { CatalogDiscount, DiscountAppliesTo, DiscountValue } from '../domain/discount';
 import type { DiscountChanges } from '../domain/discount-update';
@@ -110,7 +110,7 @@ export class DiscountRepository {
       fetch: async (take, beforeId) =>
         (
           await this.db.discount.findMany({
-            where: { ...scope, ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
+            where: { ...scope, ...idsBefore(beforeId) },
             orderBy: { id: 'desc' },
             take,
             select: discountColumns,

@@ -1,7 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
-import type { PageSource } from '@ticketing/pagination';
+import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { CatalogDb } from '../db';
 import type { CatalogEvent, EventDetails } from '../domain/event';
 import { eventStatus, type EventStatus } from '../domain/event-status';
@@ -77,12 +77,17 @@ export interface EventFilters {
   q?: string;
 }
 
+/** LIKE treats % and _ as wildcards and \\ as their escape; a name search matches them literally. */
+function literalLikePattern(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
 function filterWhere(filters: EventFilters): Prisma.EventWhereInput {
   return {
     ...(filters.status === undefined ? {} : { status: filters.status }),
     ...(filters.organization_id === undefined ? {} : { organization_id: filters.organization_id }),
     ...(filters.starts_after === undefined && filters.starts_before === undefined ? {} : { starts_at: { gt: filters.starts_after, lt: filters.starts_before } }),
-    ...(filters.q === undefined ? {} : { name: { contains: filters.q, mode: 'insensitive' } }),
+    ...(filters.q === undefined ? {} : { name: { contains: literalLikePattern(filters.q), mode: 'insensitive' } }),
   };
 }
 
@@ -132,7 +137,7 @@ export class EventRepository {
       fetch: async (take, beforeId) =>
         (
           await this.db.event.findMany({
-            where: { ...scope, ...filterWhere(filters), ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
+            where: { ...scope, ...filterWhere(filters), ...idsBefore(beforeId) },
             orderBy: { id: 'desc' },
             take,
             select: eventSelect,

@@ -1,7 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
-import type { PageSource } from '@ticketing/pagination';
+import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { CatalogDb } from '../db';
 import type { CatalogOrganization } from '../domain/organization';
 
@@ -37,7 +37,7 @@ export class OrganizationRepository {
       exists: (id) => this.exists(tenant, id),
       fetch: (take, beforeId) =>
         this.db.organization.findMany({
-          where: { ...scope, ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
+          where: { ...scope, ...idsBefore(beforeId) },
           orderBy: { id: 'desc' },
           take,
           select: organizationColumns,

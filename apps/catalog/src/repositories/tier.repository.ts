@@ -1,7 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
-import type { PageSource } from '@ticketing/pagination';
+import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { CatalogDb } from '../db';
 import type { CatalogTier, TierSettings } from '../domain/tier';
 
@@ -76,7 +76,7 @@ export class TierRepository {
       fetch: async (take, beforeId) =>
         (
           await this.db.tier.findMany({
-            where: { ...scope, ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
+            where: { ...scope, ...idsBefore(beforeId) },
             orderBy: { id: 'desc' },
             take,
             select: tierColumns,

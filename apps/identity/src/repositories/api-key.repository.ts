@@ -1,7 +1,7 @@
 import type { KeyKind, Mode, Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
-import type { PageSource } from '@ticketing/pagination';
+import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { IdentityDb } from '../db';
 import type { ApiKeyRecord } from '../domain/api-key';
 
@@ -76,7 +76,7 @@ export class ApiKeyRepository {
       fetch: async (take, beforeId) =>
         (
           await this.db.apiKey.findMany({
-            where: { ...scope, ...(beforeId === undefined ? {} : { id: { lt: beforeId } }) },
+            where: { ...scope, ...idsBefore(beforeId) },
             orderBy: { id: 'desc' },
             take,
             select: keyColumns,
