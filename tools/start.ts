@@ -4,17 +4,25 @@
  * with their logs interleaved. Ctrl-C stops them gracefully, then the broker if this run
  * started it.
  */
-import { DEFAULT_PORTS } from '@ticketing/config';
-import { generateContracts } from './codegen/proto';
+import { ensureContractsGenerated } from './codegen/proto';
 import { setup } from './setup';
 import { assertPortsFree, launchAll, stopServices, waitForSystem } from './system/launch';
+import { servicePorts } from './system/services';
+
+/** PORT_OFFSET shifts every service's ports, so a second copy can run beside the first. */
+function portOffset(): number {
+  const offset = Number(process.env.PORT_OFFSET ?? 0);
+  if (!Number.isInteger(offset) || offset < 0 || offset > 10_000) throw new Error(`PORT_OFFSET must be a whole number from 0 to 10000, not '${process.env.PORT_OFFSET}'.`);
+  return offset;
+}
 
 async function main(): Promise<void> {
-  await assertPortsFree();
-  console.log('setup     | generating gRPC contracts from proto/');
-  generateContracts();
+  const offset = portOffset();
+  await assertPortsFree(offset);
+  const regenerated = ensureContractsGenerated();
+  console.log(`setup     | gRPC contracts ${regenerated.length > 0 ? `regenerated from proto/ (${regenerated.join(', ')})` : 'match proto/'}`);
   const infrastructure = await setup((line) => console.log(`setup     | ${line}`));
-  const running = launchAll();
+  const running = launchAll({ portOffset: offset });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -28,7 +36,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 
   try {
-    await waitForSystem(running);
+    await waitForSystem(running, offset);
   } catch (error) {
     console.error(`${(error as Error).message}. Its log lines above say why (a port already in use means another copy is running).`);
     stopping = true;
@@ -36,7 +44,7 @@ async function main(): Promise<void> {
     await infrastructure.stop();
     process.exit(1);
   }
-  const port = process.env.PORT ?? DEFAULT_PORTS.gateway.http;
+  const port = servicePorts(offset).gateway.PORT;
   console.log(`\nThe API is up: http://127.0.0.1:${port}/v1/health — docs at http://127.0.0.1:${port}/v1/docs (Ctrl-C stops everything)\n`);
   for (const service of running) {
     void service.exited.then((code) => {

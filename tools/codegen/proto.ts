@@ -1,10 +1,10 @@
 /**
  * Generates the gRPC contracts (proto/ → libs/contracts/src/generated) with buf and ts-proto.
  * With --check it generates into a scratch directory and fails if the checked-in code differs,
- * so stale contracts are caught by `npm test`.
+ * so stale contracts are caught by `npm test`; `npm start` uses ensureContractsGenerated.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -38,28 +38,47 @@ function staleFiles(expectedDir: string, actualDir: string): string[] {
   return [...differing, ...extra];
 }
 
-function check(): void {
+/** Generates into a scratch directory and hands it, with the files that differ from the checked-in code, to `use`. */
+function withFreshContracts<T>(use: (freshDir: string, stale: string[]) => T): T {
   const scratch = mkdtempSync(path.join(tmpdir(), 'contracts-'));
   try {
     generate(scratch);
-    const stale = staleFiles(path.join(scratch, generatedDir), path.join(repoRoot, generatedDir));
-    if (stale.length > 0) {
-      console.error(`Generated contracts are stale: ${stale.join(', ')}.\nRun \`npm run codegen\` and commit the result.`);
-      process.exit(1);
-    }
-    console.log('Generated contracts are up to date.');
+    const freshDir = path.join(scratch, generatedDir);
+    return use(freshDir, staleFiles(freshDir, path.join(repoRoot, generatedDir)));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-/** Regenerates libs/contracts/src/generated from proto/ (`npm run codegen`, `npm start`). */
-export function generateContracts(): void {
-  rmSync(path.join(repoRoot, generatedDir), { recursive: true, force: true });
-  generate();
+function check(): void {
+  withFreshContracts((_freshDir, stale) => {
+    if (stale.length > 0) {
+      console.error(`Generated contracts are stale: ${stale.join(', ')}.\nRun \`npm run codegen\` and commit the result.`);
+      process.exit(1);
+    }
+    console.log('Generated contracts are up to date.');
+  });
+}
+
+/**
+ * Makes libs/contracts/src/generated match proto/ (`npm start`), rewriting it only when it
+ * differs, so processes already running from it never see it half-written. Returns what changed.
+ */
+export function ensureContractsGenerated(): string[] {
+  return withFreshContracts((freshDir, stale) => {
+    if (stale.length > 0) {
+      rmSync(path.join(repoRoot, generatedDir), { recursive: true, force: true });
+      cpSync(freshDir, path.join(repoRoot, generatedDir), { recursive: true });
+    }
+    return stale;
+  });
 }
 
 if (require.main === module) {
-  if (process.argv.includes('--check')) check();
-  else generateContracts();
+  if (process.argv.includes('--check')) {
+    check();
+  } else {
+    rmSync(path.join(repoRoot, generatedDir), { recursive: true, force: true });
+    generate();
+  }
 }
