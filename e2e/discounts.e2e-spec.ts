@@ -1,10 +1,8 @@
 import { newId } from '@ticketing/ids';
 import { activateLive, as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
+import { type Client, ids, walkList } from './support/lists';
 
-type Client = ReturnType<typeof as>;
-
-const ids = (page: { data: Array<{ id: string }> }) => page.data.map((item) => item.id);
 const outboxTypes = async (discountId: string) =>
   (await queryServiceDatabase<{ type: string }>('catalog', `SELECT payload->>'type' AS type FROM outbox_messages WHERE message_key = $1 ORDER BY position`, [discountId])).map(
     (row) => row.type,
@@ -20,18 +18,6 @@ async function newTier(api: Client, eventId: string, price: number): Promise<str
   const created = await api.post(`/v1/events/${eventId}/tiers`, { name: `Tier at ${price}`, price, capacity: 100 });
   expect(created.status).toBe(200);
   return created.body.id;
-}
-
-async function allDiscountIds(api: Client): Promise<string[]> {
-  const seen: string[] = [];
-  let cursor = '';
-  for (let pages = 0; pages < 50; pages += 1) {
-    const page = (await api.get(`/v1/discounts?limit=100${cursor ? `&starting_after=${cursor}` : ''}`)).body;
-    seen.push(...ids(page));
-    if (!page.has_more) break;
-    cursor = page.data.at(-1).id;
-  }
-  return seen;
 }
 
 describe('discounts through the gateway', () => {
@@ -129,11 +115,11 @@ describe('discounts through the gateway', () => {
     ['a negative limit', { percent_off: 10, max_redemptions: -1 }, 'parameter_invalid', 'max_redemptions'],
     ['an event of nobody', { percent_off: 10, applies_to: { event_ids: ['evt_01JZZZZZZZZZZZZZZZZZZZZZZZ'] } }, 'resource_missing', 'applies_to.event_ids[0]'],
   ])('refuses %s with a 400 naming the parameter, writing nothing', async (_name, body, code, param) => {
-    const before = await allDiscountIds(api);
+    const before = (await walkList(api, '/v1/discounts', 100)).ids;
     const response = await api.post('/v1/discounts', body);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ type: 'invalid_request_error', code, param });
-    expect(await allDiscountIds(api)).toEqual(before);
+    expect((await walkList(api, '/v1/discounts', 100)).ids).toEqual(before);
   });
 
   it('refuses bad updates with a 400 naming the parameter, changing nothing', async () => {
@@ -306,9 +292,9 @@ describe('discounts in test and live mode never mix', () => {
     }
     expect((await test.delete(`/v1/discounts/${liveDiscount.id}/triggers/${liveTrigger.id}`)).status).toBe(404);
 
-    expect(await allDiscountIds(test)).toEqual([testDiscount.id]);
-    expect(await allDiscountIds(live)).toEqual([liveDiscount.id]);
-    expect(await allDiscountIds(stranger)).toEqual([]);
+    expect((await walkList(test, '/v1/discounts', 100)).ids).toEqual([testDiscount.id]);
+    expect((await walkList(live, '/v1/discounts', 100)).ids).toEqual([liveDiscount.id]);
+    expect((await walkList(stranger, '/v1/discounts', 100)).ids).toEqual([]);
     expect((await live.get(`/v1/discounts/${liveDiscount.id}`)).body).toMatchObject({ active: true });
     expect(ids((await live.get(`/v1/discounts/${liveDiscount.id}/triggers`)).body)).toEqual([liveTrigger.id]);
   });

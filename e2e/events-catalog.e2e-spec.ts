@@ -1,28 +1,7 @@
 import { waitFor } from '@ticketing/testing';
 import { activateLive, as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
-
-type Client = ReturnType<typeof as>;
-
-const ids = (page: { data: Array<{ id: string }> }) => page.data.map((item) => item.id);
-
-/** Every item of a filtered list, walked page by page with starting_after. */
-async function walk(api: Client, query: string, limit: number): Promise<{ ids: string[]; hasMoreFlags: boolean[] }> {
-  const seen: string[] = [];
-  const hasMoreFlags: boolean[] = [];
-  let cursor = '';
-  for (let pages = 0; pages < 50; pages += 1) {
-    const response = await api.get(`/v1/events?${query}${query ? '&' : ''}limit=${limit}${cursor ? `&starting_after=${cursor}` : ''}`);
-    expect(response.status).toBe(200);
-    expect(response.body.object).toBe('list');
-    expect(response.body.data.length).toBeLessThanOrEqual(limit);
-    seen.push(...ids(response.body));
-    hasMoreFlags.push(response.body.has_more);
-    if (!response.body.has_more) return { ids: seen, hasMoreFlags };
-    cursor = response.body.data.at(-1).id;
-  }
-  throw new Error(`/v1/events?${query} did not end within 50 pages`);
-}
+import { type Client, ids, walkList } from './support/lists';
 
 /** The has_more flags a walk of `count` items with pages of `limit` must show. */
 const expectedFlags = (count: number, limit: number) => {
@@ -327,7 +306,7 @@ describe('events: the full catalog resource through the gateway', () => {
       // More than one page of two for every filter, so the walk really crosses pages.
       expect(expected.length).toBeGreaterThan(2);
 
-      const walked = await walk(api, query, 2);
+      const walked = await walkList(api, `/v1/events${query ? `?${query}` : ''}`, 2);
       expect(walked.ids).toEqual(expected);
       expect(walked.hasMoreFlags).toEqual(expectedFlags(expected.length, 2));
 

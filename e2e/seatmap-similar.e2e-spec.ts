@@ -1,17 +1,14 @@
 import type { Producer } from 'kafkajs';
 import { kafkaBrokers } from '@ticketing/config';
-import { TICKETING_SEAT_TOPIC, type EventOf } from '@ticketing/contracts';
+import { TICKETING_SEAT_TOPIC, type EventOf, type SeatStatus } from '@ticketing/contracts';
 import { newId } from '@ticketing/ids';
 import { createKafka, createProducer } from '@ticketing/kafka';
 import { createLogger } from '@ticketing/observability';
 import { waitFor } from '@ticketing/testing';
 import { activateLive, as, createAccount, type AdminKey } from './support/api';
+import { type Client, ids } from './support/lists';
 
-type Client = ReturnType<typeof as>;
 type SeatChange = EventOf<typeof TICKETING_SEAT_TOPIC>;
-type SeatStatus = 'available' | 'held' | 'sold';
-
-const ids = (page: { data: Array<{ id: string }> }) => page.data.map((item) => item.id);
 
 /** Seat ids of a seat map response, by status. */
 function statuses(map: { sections: Array<{ rows: Array<{ seats: Array<{ id: string; status: SeatStatus }> }> }> }): Record<string, SeatStatus> {

@@ -1,9 +1,6 @@
 import { activateLive, as, createAccount } from './support/api';
+import { type Client, ids } from './support/lists';
 import { queryServiceDatabase } from './support/databases';
-
-type Client = ReturnType<typeof as>;
-
-const ids = (page: { data: Array<{ id: string }> }) => page.data.map((item) => item.id);
 
 async function newEvent(api: Client, fields: Record<string, unknown> = {}): Promise<{ id: string; currency: string }> {
   const created = await api.post('/v1/events', { name: 'Tier Night', starts_at: '2027-09-01T20:00:00Z', currency: 'EUR', ...fields });
