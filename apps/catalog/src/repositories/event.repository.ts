@@ -91,6 +91,15 @@ function filterWhere(filters: EventFilters): Prisma.EventWhereInput {
   };
 }
 
+/** What a change to an event, its tiers or its seat map checks, read under the event's row lock. */
+export interface LockedEvent {
+  status: EventStatus;
+  currency: string;
+  starts_at: Date;
+  ends_at: Date | null;
+  tier_count: number;
+}
+
 /** Events of one tenant. Every method takes the tenant; nothing here can see another's rows. */
 export class EventRepository {
   constructor(private readonly db: CatalogDb) {}
@@ -116,9 +125,9 @@ export class EventRepository {
    * Locks the event's row for the rest of the transaction and tells its status and currency;
    * changes to an event, its tiers and its seat map take this lock, so they never interleave.
    */
-  async lock(tenant: Tenant, id: string): Promise<{ status: EventStatus; currency: string; tier_count: number } | null> {
-    const rows = await this.db.$queryRaw<Array<{ status: string; currency: string; tier_count: number }>>`
-      SELECT e.status, e.currency, (SELECT count(*)::int FROM tiers t WHERE t.event_id = e.id) AS tier_count
+  async lock(tenant: Tenant, id: string): Promise<LockedEvent | null> {
+    const rows = await this.db.$queryRaw<Array<Omit<LockedEvent, 'status'> & { status: string }>>`
+      SELECT e.status, e.currency, e.starts_at, e.ends_at, (SELECT count(*)::int FROM tiers t WHERE t.event_id = e.id) AS tier_count
       FROM events e WHERE e.id = ${id} AND e.account_id = ${tenant.accountId} AND e.mode = ${tenant.mode} FOR UPDATE`;
     const row = rows[0];
     return row ? { ...row, status: eventStatus(row.status) } : null;

@@ -12,13 +12,16 @@ export interface StoredSeatMap {
 export class SeatMapRepository {
   constructor(private readonly db: CatalogDb) {}
 
-  async replace(tenant: Tenant, eventId: string, layout: SeatLayout, seatCount: number): Promise<void> {
+  /** Stores the layout in place of the event's previous one; answers when that happened. */
+  async replace(tenant: Tenant, eventId: string, layout: SeatLayout, seatCount: number): Promise<Date> {
     const fields = { layout: layout as object, seat_count: seatCount };
-    await this.db.seatMap.upsert({
+    const stored = await this.db.seatMap.upsert({
       where: { event_id: eventId },
       create: { event_id: eventId, ...tenantScope(tenant), ...fields },
       update: fields,
+      select: { updated_at: true },
     });
+    return stored.updated_at;
   }
 
   async find(tenant: Tenant, eventId: string): Promise<StoredSeatMap | null> {

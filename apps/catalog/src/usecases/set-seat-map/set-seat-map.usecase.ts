@@ -36,10 +36,9 @@ export class SetSeatMapUseCase {
           throw new ApiError('seatmap_locked', `Seat ${seat} is ${status}: keep it in the seat map under tier ${before.get(seat)}.`, { param: 'sections' });
         }
       }
-      await seatMaps.replace(tenant, eventId, layout, seatCount);
+      const updatedAt = await seatMaps.replace(tenant, eventId, layout, seatCount);
       await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: 'seatmap.updated', aggregateId: eventId, tenant, data: { event_id: eventId, seat_count: seatCount } });
-      const stored = (await seatMaps.find(tenant, eventId))!;
-      return { ...seatMapView(layout, unavailable), updated_at: stored.updated_at };
+      return { ...seatMapView(layout, unavailable), updated_at: updatedAt };
     });
   }
 }
