@@ -117,6 +117,12 @@ export class EventRepository {
     return row && toCatalogEvent(row);
   }
 
+  /** The event's currency, the one its tiers are priced in; null when the tenant has no such event. */
+  async currencyOf(tenant: Tenant, id: string): Promise<string | null> {
+    const event = await this.db.event.findFirst({ where: { id, ...tenantScope(tenant) }, select: { currency: true } });
+    return event?.currency ?? null;
+  }
+
   async exists(tenant: Tenant, id: string): Promise<boolean> {
     return (await this.db.event.count({ where: { id, ...tenantScope(tenant) } })) > 0;
   }

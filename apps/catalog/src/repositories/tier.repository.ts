@@ -47,6 +47,12 @@ export class TierRepository {
     return row && toCatalogTier(row);
   }
 
+  /** The tenant's tiers among `ids`, whichever event they belong to. */
+  async findByIds(tenant: Tenant, ids: readonly string[]): Promise<Map<string, CatalogTier>> {
+    const rows = await this.db.tier.findMany({ where: { id: { in: [...ids] }, ...tenantScope(tenant) }, select: tierColumns });
+    return new Map(rows.map((row) => [row.id, toCatalogTier(row)]));
+  }
+
   /** Ids of the event's seated tiers, the ones seats may be mapped to. */
   async seatedTierIds(tenant: Tenant, eventId: string): Promise<Set<string>> {
     const rows = await this.db.tier.findMany({ where: { event_id: eventId, seated: true, ...tenantScope(tenant) }, select: { id: true } });

@@ -10,7 +10,8 @@ import { validQuoteItems, validSegmentIds, type QuoteItem } from '../../domain/q
 import { DiscountRedemptionRepository } from '../../repositories/discount-redemption.repository';
 import { DiscountTriggerRepository } from '../../repositories/discount-trigger.repository';
 import { DiscountRepository } from '../../repositories/discount.repository';
-import { OrderTierRepository } from '../../repositories/order-tier.repository';
+import { EventRepository } from '../../repositories/event.repository';
+import { TierRepository } from '../../repositories/tier.repository';
 
 export interface QuoteOrderCommand {
   event_id: string;
@@ -46,16 +47,15 @@ export class QuoteOrderUseCase {
     const discountCode = normalizedCode(command.discount_code);
     const at = this.clock();
 
-    const orderTiers = new OrderTierRepository(this.prisma);
-    const currency = await orderTiers.eventCurrency(tenant, eventId);
+    const currency = await new EventRepository(this.prisma).currencyOf(tenant, eventId);
     if (currency === null) throw ApiError.resourceMissing('event', eventId, 'event_id');
-    const lines = await this.linesOf(tenant, eventId, items, orderTiers);
+    const lines = await this.linesOf(tenant, eventId, items);
     const candidates = await this.candidates(tenant, discountCode, customerId, at);
     return { ...quoteOrder({ currency, lines, discountCode, customerId, segmentIds, at }, candidates), event_id: eventId, currency, quoted_at: at };
   }
 
-  private async linesOf(tenant: Tenant, eventId: string, items: QuoteItem[], orderTiers: OrderTierRepository): Promise<OrderLine[]> {
-    const tiers = await orderTiers.findTiers(tenant, items.map((item) => item.tier_id));
+  private async linesOf(tenant: Tenant, eventId: string, items: QuoteItem[]): Promise<OrderLine[]> {
+    const tiers = await new TierRepository(this.prisma).findByIds(tenant, items.map((item) => item.tier_id));
     return items.map((item, index) => {
       const tier = tiers.get(item.tier_id);
       if (!tier || tier.event_id !== eventId) throw ApiError.resourceMissing(`tier of event ${eventId}`, item.tier_id, `items[${index}].tier_id`);
