@@ -20,7 +20,6 @@ void runService({
     await producer.connect();
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
     relay.start();
-    const seatChanges = await startSeatChangeConsumer(kafka, config.KAFKA_GROUP_ID, new RecordSeatChangeUseCase(prisma, SEAT_CHANGE_INBOX), logger);
 
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
@@ -29,10 +28,17 @@ void runService({
       services: catalogGrpcServices(prisma, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger }),
       isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
+    // Joining the consumer group can wait out a crashed predecessor's Kafka session (tens of
+    // seconds); gRPC serves meanwhile, and seat changes simply wait in the topic.
+    const seatChanges = startSeatChangeConsumer(kafka, config.KAFKA_GROUP_ID, new RecordSeatChangeUseCase(prisma, SEAT_CHANGE_INBOX), logger);
+    seatChanges.catch((error: unknown) => {
+      logger.fatal({ err: error }, 'the seat-change consumer could not start');
+      process.exit(1);
+    });
 
     return [
       ...endpoints,
-      { name: 'kafka consumer', run: () => seatChanges.disconnect() },
+      { name: 'kafka consumer', run: async () => (await seatChanges).disconnect() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'kafka producer', run: () => producer.disconnect() },
       { name: 'database', run: () => prisma.$disconnect() },
