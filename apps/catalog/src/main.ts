@@ -1,6 +1,6 @@
 import { CATALOG_DISCOUNT_TOPIC, CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC, TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
 import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
-import { runService, startEndpoints } from '@ticketing/service';
+import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { loadCatalogConfig } from './config';
 import { createCatalogPrisma } from './db';
 import { SEAT_CHANGE_INBOX, startSeatChangeConsumer } from './consumers/seat-change.consumer';
@@ -28,13 +28,12 @@ void runService({
       services: catalogGrpcServices(prisma, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger }),
       isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
-    // Joining the consumer group can wait out a crashed predecessor's Kafka session (tens of
-    // seconds); gRPC serves meanwhile, and seat changes simply wait in the topic.
-    const seatChanges = startSeatChangeConsumer(kafka, config.KAFKA_GROUP_ID, new RecordSeatChangeUseCase(prisma, SEAT_CHANGE_INBOX), logger);
-    seatChanges.catch((error: unknown) => {
-      logger.fatal({ err: error }, 'the seat-change consumer could not start');
-      process.exit(1);
-    });
+    // Seat changes wait in the topic while the consumer joins its group; gRPC serves meanwhile.
+    const seatChanges = startInBackground(
+      'the seat-change consumer',
+      startSeatChangeConsumer(kafka, config.KAFKA_GROUP_ID, new RecordSeatChangeUseCase(prisma, SEAT_CHANGE_INBOX), logger),
+      logger,
+    );
 
     return [
       ...endpoints,

@@ -1,9 +1,8 @@
 import { CATALOG_EVENT_TOPIC } from '@ticketing/contracts';
 import { createKafka, ensureTopics } from '@ticketing/kafka';
-import { runService, startEndpoints } from '@ticketing/service';
+import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { loadWebhooksConfig } from './config';
-import { CATALOG_EVENT_INBOX } from './consumers/catalog-event.consumer';
-import { startCatalogEventConsumer } from './consumers/catalog-event.consumer';
+import { CATALOG_EVENT_INBOX, startCatalogEventConsumer } from './consumers/catalog-event.consumer';
 import { createWebhooksPrisma } from './db';
 import { RecordNotificationUseCase } from './usecases/record-notification/record-notification.usecase';
 
@@ -16,8 +15,6 @@ void runService({
 
     const kafka = createKafka({ clientId: 'webhooks', brokers: config.KAFKA_BROKERS, logger });
     await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name]);
-    const recordNotification = new RecordNotificationUseCase(prisma, CATALOG_EVENT_INBOX);
-    const consumer = await startCatalogEventConsumer(kafka, config.KAFKA_GROUP_ID, recordNotification, logger);
 
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
@@ -26,10 +23,13 @@ void runService({
       services: [],
       isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
+    // Events wait in the topic while the consumer joins its group; the probes answer meanwhile.
+    const recordNotification = new RecordNotificationUseCase(prisma, CATALOG_EVENT_INBOX);
+    const consumer = startInBackground('the catalog-event consumer', startCatalogEventConsumer(kafka, config.KAFKA_GROUP_ID, recordNotification, logger), logger);
 
     return [
       ...endpoints,
-      { name: 'kafka consumer', run: () => consumer.disconnect() },
+      { name: 'kafka consumer', run: async () => (await consumer).disconnect() },
       { name: 'database', run: () => prisma.$disconnect() },
     ];
   },

@@ -16,7 +16,9 @@ export interface EventConsumerOptions<TPayloads extends Record<string, unknown>>
  * event is never skipped. Unknown event types on the topic are ignored (newer producers).
  */
 export async function startEventConsumer<TPayloads extends Record<string, unknown>>(options: EventConsumerOptions<TPayloads>): Promise<Consumer> {
-  const consumer = options.kafka.consumer({ groupId: options.groupId });
+  // A member that died without leaving holds its partitions until its session times out; 10 s
+  // (kafkajs defaults to 30 s) lets a restarted replica take over quickly.
+  const consumer = options.kafka.consumer({ groupId: options.groupId, sessionTimeout: 10_000 });
   await consumer.connect();
   await consumer.subscribe({ topic: options.topic.name, fromBeginning: true });
   await consumer.run({

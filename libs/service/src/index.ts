@@ -1,2 +1,3 @@
 export * from './run-service';
 export * from './endpoints';
+export * from './background-start';
