@@ -1,0 +1,76 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { ApiError } from '@ticketing/errors';
+import { requestState } from '../http/request-state';
+import { defineRoute, secretKey } from '../routes/route';
+import { text } from './fields';
+import { listQuery } from './list-query';
+import { validateInput } from './validate.middleware';
+
+const route = defineRoute({
+  operationId: 'updateThing',
+  method: 'patch',
+  path: '/v1/things/{id}/parts/{part_id}',
+  summary: 'A route with every kind of input',
+  tag: 'Things',
+  access: secretKey(null),
+  query: listQuery.extend({ q: z.string().optional() }),
+  body: z.strictObject({ name: text(50).optional(), labels: z.array(z.strictObject({ label: text(20) })).optional(), metadata: z.record(z.string(), z.string()).optional() }),
+  response: z.object({}),
+  handler: async () => ({}),
+});
+
+const valid = { params: { id: 'thing_1', part_id: 'part_1' }, query: { limit: '5' }, body: { name: 'Bolt' } };
+
+/** Runs the route's validation on one request; answers the error it raised, if any. */
+function validate(input: Partial<typeof valid> & { body?: unknown; query?: unknown }): { error?: ApiError; res: Response } {
+  const req = { ...valid, ...input } as unknown as Request;
+  const res = { locals: {} } as Response;
+  try {
+    validateInput(route)(req, res, () => undefined);
+    return { res };
+  } catch (error) {
+    return { error: error as ApiError, res };
+  }
+}
+
+const refusedNaming = (param: string) =>
+  expect.objectContaining({ code: 'parameter_invalid', status: 400, param, message: `Invalid ${param}: must not contain the NUL character (U+0000).` });
+
+describe('validateInput', () => {
+  it('hands the handler the validated input', () => {
+    const { error, res } = validate({});
+    expect(error).toBeUndefined();
+    expect(requestState(res).input).toEqual({ params: valid.params, query: { limit: 5 }, body: { name: 'Bolt' } });
+  });
+
+  describe('refuses the NUL character (PostgreSQL cannot store it) naming the parameter', () => {
+    it('in a path parameter', () => {
+      expect(validate({ params: { id: 'thing_1', part_id: 'part\u00001' } }).error).toEqual(refusedNaming('part_id'));
+      expect(validate({ params: { id: '\u0000', part_id: 'part_1' } }).error).toEqual(refusedNaming('id'));
+    });
+
+    it('in a list query parameter, a filter or a repeated one', () => {
+      expect(validate({ query: { starting_after: 'thing_\u0000' } }).error).toEqual(refusedNaming('starting_after'));
+      expect(validate({ query: { q: 'x\u0000' } }).error).toEqual(refusedNaming('q'));
+      expect(validate({ query: { q: ['x', '\u0000'] } }).error).toEqual(refusedNaming('q[1]'));
+    });
+
+    it('in a text body field, however deep, and in a key', () => {
+      expect(validate({ body: { name: 'Bo\u0000lt' } }).error).toEqual(refusedNaming('name'));
+      expect(validate({ body: { labels: [{ label: 'ok' }, { label: '\u0000' }] } }).error).toEqual(refusedNaming('labels[1].label'));
+      expect(validate({ body: { metadata: { 'colo\u0000r': 'red' } } }).error).toEqual(refusedNaming('metadata.colo\u0000r'));
+    });
+
+    it('before the schema, whose own complaint would not say what is wrong', () => {
+      expect(validate({ body: { name: 'Bolt', unknown: '\u0000' } }).error).toEqual(refusedNaming('unknown'));
+    });
+
+    it('at the bottom of a deeply nested body, without overflowing the stack', () => {
+      const depth = 100_000;
+      let deep: unknown = '\u0000';
+      for (let level = 0; level < depth; level += 1) deep = [deep];
+      expect(validate({ body: { labels: deep } }).error).toEqual(refusedNaming(`labels${'[0]'.repeat(depth)}`));
+    });
+  });
+});
