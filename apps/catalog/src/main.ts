@@ -25,7 +25,7 @@ void runService({
       grpcPort: config.GRPC_PORT,
       opsPort: config.OPS_PORT,
       logger,
-      services: catalogGrpcServices(prisma, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger }),
+      services: catalogGrpcServices(prisma, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger, replyDelayMs: config.REPLY_DELAY_MS }),
       isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
     // Seat changes wait in the topic while the consumer joins its group; gRPC serves meanwhile.

@@ -1,5 +1,6 @@
 import { identityV1 } from '@ticketing/contracts';
-import { implementService } from '@ticketing/grpc';
+import { idempotentWrites } from '@ticketing/db';
+import { currentIdempotentCall, implementService } from '@ticketing/grpc';
 import { connectRedis } from '@ticketing/redis';
 import { runService, startEndpoints } from '@ticketing/service';
 import { KeyCache } from './cache/key-cache';
@@ -22,7 +23,7 @@ void runService({
       services: [
         {
           definition: identityV1.IdentityServiceService,
-          implementation: implementService<identityV1.IdentityServiceServer>(identityGrpcHandlers(prisma, new KeyCache(redis)), {
+          implementation: implementService<identityV1.IdentityServiceServer>(identityGrpcHandlers(idempotentWrites(prisma, currentIdempotentCall), new KeyCache(redis)), {
             tokenSecret: config.INTERNAL_TOKEN_SECRET,
             logger,
           }),

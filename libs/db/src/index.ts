@@ -1,3 +1,4 @@
 export * from './prisma';
 export * from './database';
 export * from './migration-runner';
+export * from './idempotent-writes';

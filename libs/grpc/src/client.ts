@@ -1,12 +1,20 @@
-import { credentials, Metadata, type CallOptions, type ChannelCredentials, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import { credentials, Metadata, type CallOptions, type ChannelCredentials, type ChannelOptions, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { signInternalToken, type InternalClaims } from '@ticketing/auth';
+import { isReplayed, writeIdempotencyMetadata, type IdempotencyMetadata } from './idempotent-call';
 import { INTERNAL_TOKEN_METADATA } from './server';
 import { grpcErrorToApiError } from './status-mapping';
 
-type ClientConstructor<TClient> = new (address: string, credentials: ChannelCredentials) => TClient;
+type ClientConstructor<TClient> = new (address: string, credentials: ChannelCredentials, options: ChannelOptions) => TClient;
+
+/**
+ * grpc-js waits 1 s, then longer and longer (up to 120 s), between attempts to reach a service
+ * that went away; a restarted service would wait that long for its first call. Calls wait for
+ * the channel (waitForReady) up to their deadline, so short steps bring them through at once.
+ */
+const RECONNECT_BACKOFF: ChannelOptions = { 'grpc.initial_reconnect_backoff_ms': 100, 'grpc.max_reconnect_backoff_ms': 1_000 };
 
 export function createGrpcClient<TClient>(Client: ClientConstructor<TClient>, address: string): TClient {
-  return new Client(address, credentials.createInsecure());
+  return new Client(address, credentials.createInsecure(), RECONNECT_BACKOFF);
 }
 
 /** The full-arity overload every ts-proto grpc-js client method has. */
@@ -21,6 +29,8 @@ export interface CallerOptions {
   tokenSecret: string;
   /** How long a call may take before the gateway gives up with 503. */
   deadlineMs: number;
+  /** Per request: the Idempotency-Key a write is made under, and who to tell when the service replays it. */
+  idempotency?: IdempotencyMetadata & { onReplayed(): void };
 }
 
 /** Calls one unary RPC as the given principal; a failure arrives as the ApiError it means. */
@@ -30,10 +40,15 @@ export function callUnary<TRequest, TResponse>(
   claims: InternalClaims,
   options: CallerOptions,
 ): Promise<TResponse> {
-  const metadata = new Metadata();
+  // A call waits (up to its deadline) for a service that is restarting instead of failing at once.
+  const metadata = new Metadata({ waitForReady: true });
   metadata.set(INTERNAL_TOKEN_METADATA, signInternalToken(claims, options.tokenSecret));
+  const { idempotency } = options;
+  if (idempotency) writeIdempotencyMetadata(metadata, idempotency);
   const deadline = new Date(Date.now() + options.deadlineMs);
   return new Promise((resolve, reject) => {
-    method(request, metadata, { deadline }, (error, response) => (error ? reject(grpcErrorToApiError(error)) : resolve(response)));
+    const call = method(request, metadata, { deadline }, (error, response) => (error ? reject(grpcErrorToApiError(error)) : resolve(response)));
+    // Response metadata arrives before the response itself, so this runs before resolve.
+    if (idempotency) call.on('metadata', (received: Metadata) => isReplayed(received) && idempotency.onReplayed());
   });
 }

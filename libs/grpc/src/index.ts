@@ -2,3 +2,4 @@ export * from './call-context';
 export * from './status-mapping';
 export * from './server';
 export * from './client';
+export * from './idempotent-call';

@@ -3,14 +3,17 @@ import {
   ServerCredentials,
   status as GrpcStatus,
   type handleUnaryCall,
+  type ServerUnaryCall,
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { setTimeout as delay } from 'node:timers/promises';
 import { HealthImplementation } from 'grpc-health-check';
 import { verifyInternalToken } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import { CallContext } from './call-context';
+import { IdempotentCall, readIdempotencyMetadata, replayedMetadata, runIdempotentCall } from './idempotent-call';
 import { apiErrorToGrpc, internalErrorToGrpc } from './status-mapping';
 
 export const INTERNAL_TOKEN_METADATA = 'x-internal-token';
@@ -28,10 +31,28 @@ export type AsyncServiceImplementation<TServer> = {
 export interface GrpcServerOptions {
   tokenSecret: string;
   logger: Logger;
+  /**
+   * Test only: holds every successful reply this long after its handler (and its commit)
+   * finished, so a crash test can kill the service between the commit and the reply.
+   */
+  replyDelayMs?: number;
+}
+
+/** The caller has given up on a call whose deadline passed: running it could only surprise them. */
+function deadlinePassed(deadline: Date | number): boolean {
+  return (deadline instanceof Date ? deadline.getTime() : deadline) <= Date.now();
+}
+
+/** A call made under an Idempotency-Key, scoped by the token's tenant; calls without a tenant write nothing tenant-owned. */
+function idempotentCallOf(call: ServerUnaryCall<unknown, unknown>, context: CallContext): IdempotentCall | undefined {
+  const idempotency = readIdempotencyMetadata(call.metadata);
+  if (!idempotency || !context.claims.tenant) return undefined;
+  return new IdempotentCall(context.tenant, call.getPath(), idempotency.key, idempotency.fingerprint);
 }
 
 /**
- * Adapts async handlers to grpc-js: every call must carry a valid gateway-signed token, an
+ * Adapts async handlers to grpc-js: every call must carry a valid gateway-signed token, a call
+ * past its deadline is not run, a call with an Idempotency-Key runs as an IdempotentCall, an
  * ApiError becomes a status with its code in trailers, anything else is logged and hidden.
  */
 export function implementService<TServer extends UntypedServiceImplementation>(
@@ -49,8 +70,18 @@ export function implementService<TServer extends UntypedServiceImplementation>(
         callback({ code: GrpcStatus.UNAUTHENTICATED, details: 'missing or invalid internal token' });
         return;
       }
-      handler(call.request, context).then(
-        (response) => callback(null, response),
+      if (deadlinePassed(call.getDeadline())) {
+        callback({ code: GrpcStatus.DEADLINE_EXCEEDED, details: 'the call arrived after its deadline and was not run' });
+        return;
+      }
+      const idempotentCall = idempotentCallOf(call, context);
+      const run = () => handler(call.request, context);
+      (idempotentCall ? runIdempotentCall(idempotentCall, run) : run()).then(
+        async (response) => {
+          if (options.replyDelayMs) await delay(options.replyDelayMs);
+          if (idempotentCall?.replayed) call.sendMetadata(replayedMetadata());
+          callback(null, response);
+        },
         (error: unknown) => {
           if (error instanceof ApiError) {
             callback(apiErrorToGrpc(error));

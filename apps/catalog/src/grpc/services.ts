@@ -1,6 +1,7 @@
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { catalogV1 } from '@ticketing/contracts';
-import { implementService, type GrpcServerOptions } from '@ticketing/grpc';
+import { idempotentWrites } from '@ticketing/db';
+import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
 import type { PrismaClient } from '../db';
 import { discountGrpcHandlers } from './discount.grpc';
 import { eventGrpcHandlers } from './event.grpc';
@@ -8,11 +9,12 @@ import { organizationGrpcHandlers } from './organization.grpc';
 import { seatMapGrpcHandlers } from './seat-map.grpc';
 import { tierGrpcHandlers } from './tier.grpc';
 
-/** Every gRPC service catalog serves, one per aggregate. */
+/** Every gRPC service catalog serves, one per aggregate; writes made under an Idempotency-Key are recorded with their result. */
 export function catalogGrpcServices(
-  prisma: PrismaClient,
+  client: PrismaClient,
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
+  const prisma = idempotentWrites(client, currentIdempotentCall);
   return [
     { definition: catalogV1.EventServiceService, implementation: implementService<catalogV1.EventServiceServer>(eventGrpcHandlers(prisma), options) },
     {

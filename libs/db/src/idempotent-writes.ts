@@ -1,0 +1,149 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { deserialize, serialize } from 'node:v8';
+import type { Tenant } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
+
+/**
+ * Writes made under a client's Idempotency-Key commit their result in the same transaction as
+ * the write, so a retry whose first attempt committed (even one whose reply was lost) gets that
+ * result back instead of writing again. The `idempotency_keys` table belongs to this library:
+ * every service with writes creates it in a migration with exactly these columns:
+ *   account_id TEXT, mode TEXT, operation TEXT, key_hash TEXT (primary key together),
+ *   fingerprint TEXT, result BYTEA (NULL only inside the claiming transaction),
+ *   created_at TIMESTAMPTZ DEFAULT now().
+ */
+
+/** The call a write runs under (libs/grpc's IdempotentCall). */
+export interface IdempotentWrite {
+  readonly tenant: Tenant;
+  /** The RPC: one key may carry one write per RPC. */
+  readonly operation: string;
+  readonly key: string;
+  /** The client's request, so the same key with another request is refused. */
+  readonly fingerprint: string;
+  markReplayed(): void;
+}
+
+/** Any Prisma client or interactive-transaction client. */
+export interface RawSqlClient {
+  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;
+  $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<T>;
+}
+
+export interface TransactionOptions {
+  maxWait?: number;
+  timeout?: number;
+}
+
+/** A Prisma client: what a use case opens its write transactions on. */
+export interface TransactionRunner extends RawSqlClient {
+  $transaction<R>(work: (tx: RawSqlClient) => Promise<R>, options?: TransactionOptions): Promise<R>;
+}
+
+/**
+ * `client` whose interactive transactions, when opened while serving an idempotent call, are
+ * recorded writes: every use case on it gets them without knowing. Outside such a call (reads,
+ * Kafka consumers, operator commands) it is `client` unchanged.
+ */
+export function idempotentWrites<TClient extends TransactionRunner>(client: TClient, currentWrite: () => IdempotentWrite | undefined): TClient {
+  const done = new WeakSet<IdempotentWrite>();
+  const transaction = async (work: unknown, options?: TransactionOptions): Promise<unknown> => {
+    const write = currentWrite();
+    if (!write) return (client.$transaction as (...args: unknown[]) => Promise<unknown>)(work, options);
+    if (typeof work !== 'function') throw new Error(`${write.operation}: a write under an Idempotency-Key must use an interactive transaction`);
+    // A second write would find the first one's record and return its result instead of running.
+    if (done.has(write)) throw new Error(`${write.operation} opened a second write transaction under one Idempotency-Key; one RPC commits one write`);
+    const result = await recordedTransaction(client, write, work as (tx: RawSqlClient) => Promise<unknown>, options);
+    done.add(write);
+    return result;
+  };
+  return new Proxy(client, {
+    get: (target, property) => {
+      if (property === '$transaction') return transaction;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+interface RecordScope {
+  accountId: string;
+  mode: string;
+  operation: string;
+  keyHash: string;
+}
+
+interface StoredRecord {
+  fingerprint: string;
+  result: Uint8Array;
+}
+
+async function recordedTransaction<R>(client: TransactionRunner, write: IdempotentWrite, work: (tx: RawSqlClient) => Promise<R>, options?: TransactionOptions): Promise<R> {
+  const scope: RecordScope = { accountId: write.tenant.accountId, mode: write.tenant.mode, operation: write.operation, keyHash: derive(write.key, 'lookup').toString('hex') };
+  const earlier = await findRecord(client, scope);
+  if (earlier) return replay<R>(write, scope, earlier);
+  return client.$transaction(async (tx) => {
+    // Claiming first makes a concurrent duplicate wait here until this transaction ends.
+    if (!(await claim(tx, scope, write.fingerprint))) {
+      const committed = await findRecord(tx, scope);
+      if (!committed) throw new Error(`idempotency record ${scope.operation} vanished while claimed`);
+      return replay<R>(write, scope, committed);
+    }
+    const result = await work(tx);
+    await tx.$executeRaw`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)}
+      WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}`;
+    return result;
+  }, options);
+}
+
+async function claim(tx: RawSqlClient, scope: RecordScope, fingerprint: string): Promise<boolean> {
+  const inserted = await tx.$executeRaw`INSERT INTO idempotency_keys (account_id, mode, operation, key_hash, fingerprint)
+    VALUES (${scope.accountId}, ${scope.mode}, ${scope.operation}, ${scope.keyHash}, ${fingerprint})
+    ON CONFLICT (account_id, mode, operation, key_hash) DO NOTHING`;
+  return inserted === 1;
+}
+
+async function findRecord(db: RawSqlClient, scope: RecordScope): Promise<StoredRecord | undefined> {
+  const rows = await db.$queryRaw<StoredRecord[]>`SELECT fingerprint, result FROM idempotency_keys
+    WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}`;
+  return rows[0];
+}
+
+function replay<R>(write: IdempotentWrite, scope: RecordScope, record: StoredRecord): R {
+  if (record.fingerprint !== write.fingerprint) {
+    throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.');
+  }
+  write.markReplayed();
+  return unseal(write.key, scope, record.result) as R;
+}
+
+/**
+ * Results can hold secrets shown once (a minted API key), so the table holds them encrypted
+ * with a key derived from the client's Idempotency-Key, which is stored only as a hash: the
+ * table alone does not reveal them. The scope is authenticated data, binding a result to its row.
+ */
+const CIPHER = 'aes-256-gcm';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+function derive(idempotencyKey: string, purpose: 'lookup' | 'seal'): Buffer {
+  return Buffer.from(hkdfSync('sha256', idempotencyKey, '', `idempotency record ${purpose}`, 32));
+}
+
+function associatedData(scope: RecordScope): Buffer {
+  return Buffer.from(`${scope.accountId}\n${scope.mode}\n${scope.operation}`);
+}
+
+function seal(idempotencyKey: string, scope: RecordScope, result: unknown): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv(CIPHER, derive(idempotencyKey, 'seal'), iv).setAAD(associatedData(scope));
+  const sealed = Buffer.concat([cipher.update(serialize(result)), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
+}
+
+function unseal(idempotencyKey: string, scope: RecordScope, stored: Uint8Array): unknown {
+  const bytes = Buffer.from(stored);
+  const decipher = createDecipheriv(CIPHER, derive(idempotencyKey, 'seal'), bytes.subarray(0, IV_BYTES)).setAAD(associatedData(scope));
+  decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return deserialize(Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]));
+}

@@ -1,0 +1,50 @@
+import { Metadata, status as GrpcStatus, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
+import pino from 'pino';
+import { signInternalToken } from '@ticketing/auth';
+import { currentIdempotentCall, isReplayed, writeIdempotencyMetadata } from './idempotent-call';
+import { implementService, INTERNAL_TOKEN_METADATA } from './server';
+
+const tokenSecret = 'a-test-secret-of-enough-length';
+const options = { tokenSecret, logger: pino({ level: 'silent' }) };
+
+function unaryCall(deadline: Date | number, extra: (metadata: Metadata) => void = () => undefined): ServerUnaryCall<unknown, unknown> {
+  const metadata = new Metadata();
+  metadata.set(INTERNAL_TOKEN_METADATA, signInternalToken({ request_id: 'req_1', tenant: { account_id: 'acct_1', mode: 'test' } }, tokenSecret));
+  extra(metadata);
+  return { metadata, request: {}, getDeadline: () => deadline, getPath: () => '/test.v1.Things/CreateThing', sendMetadata: jest.fn() } as unknown as ServerUnaryCall<unknown, unknown>;
+}
+
+function invoke(handler: () => Promise<unknown>, call: ServerUnaryCall<unknown, unknown>): Promise<Parameters<sendUnaryData<unknown>>> {
+  const service = implementService<{ createThing: (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void }>({ createThing: handler }, options);
+  return new Promise((resolve) => service.createThing(call, (...args) => resolve(args)));
+}
+
+describe('implementService', () => {
+  it('does not run a call whose deadline has already passed', async () => {
+    const handler = jest.fn(async () => ({}));
+    const [error] = await invoke(handler, unaryCall(new Date(Date.now() - 1)));
+    expect(error).toMatchObject({ code: GrpcStatus.DEADLINE_EXCEEDED });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('runs a call within its deadline, or without one', async () => {
+    expect(await invoke(async () => ({ ok: 1 }), unaryCall(new Date(Date.now() + 5_000)))).toEqual([null, { ok: 1 }]);
+    expect(await invoke(async () => ({ ok: 2 }), unaryCall(Infinity))).toEqual([null, { ok: 2 }]);
+  });
+
+  it('runs a call with an Idempotency-Key as an idempotent call of its tenant and RPC, and says when it replayed', async () => {
+    const call = unaryCall(Infinity, (metadata) => writeIdempotencyMetadata(metadata, { key: 'key-1', fingerprint: 'print' }));
+    const seen = await invoke(async () => {
+      const current = currentIdempotentCall()!;
+      current.markReplayed();
+      return { tenant: current.tenant, operation: current.operation, key: current.key, fingerprint: current.fingerprint };
+    }, call);
+    expect(seen).toEqual([null, { tenant: { accountId: 'acct_1', mode: 'test' }, operation: '/test.v1.Things/CreateThing', key: 'key-1', fingerprint: 'print' }]);
+    const [sent] = (call.sendMetadata as jest.Mock).mock.calls[0] as [Metadata];
+    expect(isReplayed(sent)).toBe(true);
+  });
+
+  it('runs a call without a key outside any idempotent call', async () => {
+    expect(await invoke(async () => ({ current: currentIdempotentCall() ?? null }), unaryCall(Infinity))).toEqual([null, { current: null }]);
+  });
+});
