@@ -107,6 +107,7 @@ describe('discounts through the gateway', () => {
     ['a percentage of the wrong type', { percent_off: '10' }, 'parameter_invalid', 'percent_off'],
     ['a negative amount', { amount_off: -100, currency: 'EUR' }, 'parameter_invalid', 'amount_off'],
     ['an amount without currency', { amount_off: 100 }, 'parameter_missing', 'currency'],
+    ['three letters that are no ISO 4217 currency', { amount_off: 100, currency: 'QQQ' }, 'parameter_invalid', 'currency'],
     ['no value at all', { code: 'NOVALUE' }, 'parameter_missing', 'percent_off'],
     ['both values', { percent_off: 10, amount_off: 100, currency: 'EUR' }, 'parameter_invalid', 'amount_off'],
     ['until before from', { percent_off: 10, valid_from: '2027-03-01T00:00:00Z', valid_until: '2027-02-01T00:00:00Z' }, 'parameter_invalid', 'valid_until'],

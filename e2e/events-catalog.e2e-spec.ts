@@ -199,6 +199,7 @@ describe('events: the full catalog resource through the gateway', () => {
       ['too many tags', { ...base, tags: Array.from({ length: 21 }, (_, index) => `tag${index}`) }, 'parameter_invalid', 'tags'],
       ['venue as a string', { ...base, venue: 'Paradiso' }, 'parameter_invalid', 'venue'],
       ['four-letter currency', { ...base, currency: 'EURO' }, 'parameter_invalid', 'currency'],
+      ['three letters that are no ISO 4217 currency', { ...base, currency: 'QQQ' }, 'parameter_invalid', 'currency'],
       ['status on create', { ...base, status: 'published' }, 'parameter_unknown', 'status'],
       ['unknown field', { ...base, capacity: 100 }, 'parameter_unknown', 'capacity'],
       ['missing name', { starts_at: base.starts_at }, 'parameter_missing', 'name'],

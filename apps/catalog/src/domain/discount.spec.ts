@@ -47,6 +47,7 @@ describe('discount value', () => {
   it('needs a currency with an amount and refuses one with a percentage', () => {
     expect(() => validDiscountValue({ amount_off: 500, currency: '' })).toThrow(refusal('parameter_missing', 'currency'));
     expect(() => validDiscountValue({ amount_off: 500, currency: 'EURO' })).toThrow(refusal('parameter_invalid', 'currency'));
+    expect(() => validDiscountValue({ amount_off: 500, currency: 'QQQ' })).toThrow(refusal('parameter_invalid', 'currency'));
     expect(() => validDiscountValue({ percent_off: 10, currency: 'EUR' })).toThrow(refusal('parameter_invalid', 'currency'));
   });
 

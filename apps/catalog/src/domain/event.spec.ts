@@ -174,7 +174,7 @@ describe('validCurrency', () => {
     expect(validCurrency('JPY')).toBe('JPY');
   });
 
-  it.each(['EURO', 'EU', 'E1R', ' EUR', '   ', '€'])('refuses %p naming currency', (currency) => {
+  it.each(['EURO', 'EU', 'E1R', ' EUR', '   ', '€', 'QQQ'])('refuses %p naming currency', (currency) => {
     expect(() => validCurrency(currency)).toThrow(expect.objectContaining({ code: 'parameter_invalid', param: 'currency' }));
   });
 });

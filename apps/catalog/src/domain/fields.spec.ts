@@ -91,15 +91,15 @@ describe('assertOrdered', () => {
 });
 
 describe('currencyCode', () => {
-  it('upper-cases three-letter codes', () => {
+  it('upper-cases ISO 4217 codes', () => {
     expect(currencyCode('eur')).toBe('EUR');
     expect(currencyCode('Usd')).toBe('USD');
     expect(currencyCode('JPY')).toBe('JPY');
   });
 
-  it.each(['', 'EU', 'EURO', 'E1R', ' EUR', 'EUR ', '€€€'])('refuses %p naming currency by default', (value) => {
+  it.each(['', 'EU', 'EURO', 'E1R', ' EUR', 'EUR ', '€€€', 'QQQ', 'abc', 'XXX'])('refuses %p naming currency by default', (value) => {
     expect(() => currencyCode(value)).toThrow(
-      expect.objectContaining({ code: 'parameter_invalid', param: 'currency', message: 'currency must be a three-letter ISO 4217 code such as EUR.' }),
+      expect.objectContaining({ code: 'parameter_invalid', param: 'currency', message: 'currency must be an ISO 4217 currency code such as EUR.' }),
     );
   });
 

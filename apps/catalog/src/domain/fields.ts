@@ -1,3 +1,4 @@
+import { isCurrencyCode } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 
 /**
@@ -54,10 +55,8 @@ export function assertOrdered(start: Date | null, end: Date | null, endParam: st
   }
 }
 
-const CURRENCY = /^[A-Za-z]{3}$/;
-
-/** ISO 4217 code, stored upper case. */
+/** An ISO 4217 code in use, in any case; stored upper case. */
 export function currencyCode(value: string, param = 'currency'): string {
-  if (!CURRENCY.test(value)) throw new ApiError('parameter_invalid', `${param} must be a three-letter ISO 4217 code such as EUR.`, { param });
+  if (!isCurrencyCode(value)) throw new ApiError('parameter_invalid', `${param} must be an ISO 4217 currency code such as EUR.`, { param });
   return value.toUpperCase();
 }

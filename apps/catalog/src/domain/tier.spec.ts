@@ -120,7 +120,7 @@ describe('assertEventCurrency', () => {
 
   it('refuses a malformed code as a bad currency', () => {
     expect(() => assertEventCurrency('EURO', 'EUR')).toThrow(
-      expect.objectContaining({ code: 'parameter_invalid', param: 'currency', message: 'currency must be a three-letter ISO 4217 code such as EUR.' }),
+      expect.objectContaining({ code: 'parameter_invalid', param: 'currency', message: 'currency must be an ISO 4217 currency code such as EUR.' }),
     );
     expect(() => assertEventCurrency('', 'EUR')).toThrow(expect.objectContaining({ param: 'currency' }));
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCurrencyCode } from '@ticketing/contracts';
 
 /** Request fields shared by several routes, each with the message a caller sees when it is wrong. */
 export const text = (max: number) => z.string().trim().min(1, `must be 1 to ${max} characters`).max(max, `must be 1 to ${max} characters`);
@@ -10,7 +11,7 @@ export const dateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 86
 
 export const currency = z
   .string()
-  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code such as EUR')
+  .refine(isCurrencyCode, 'must be an ISO 4217 currency code such as EUR')
   .meta({ description: 'ISO 4217 currency code.', example: 'EUR' });
 
 export const wholeNumber = (min: number, max: number) =>
