@@ -71,7 +71,21 @@ describe('admin command (tools/admin.ts, its own process, identity database of P
     expect(await prisma.apiKey.count({ where: { account_id, mode: 'live', kind: 'secret', revoked_at: null } })).toBe(2);
   });
 
+  it("sets an account's rate limit and clears it back to the gateway's default", async () => {
+    const { account_id } = onlyJsonObject((await admin('account', 'create', '--name', 'Rate limit CLI test')).stdout);
+    const set = await admin('account', 'set-rate-limit', '--account', account_id, '--per-second', '250');
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ account_id, rate_limit_per_second: 250 });
+    expect((await prisma.account.findUniqueOrThrow({ where: { id: account_id } })).rate_limit_per_second).toBe(250);
+
+    const cleared = await admin('account', 'set-rate-limit', '--account', account_id, '--per-second', 'default');
+    expect(JSON.parse(cleared.stdout)).toEqual({ account_id, rate_limit_per_second: null });
+    expect((await prisma.account.findUniqueOrThrow({ where: { id: account_id } })).rate_limit_per_second).toBeNull();
+  });
+
   it.each([
+    [['account', 'set-rate-limit', '--account', 'acct_1', '--per-second', 'lots'], /--per-second/],
+    [['account', 'set-rate-limit', '--account', 'acct_1', '--per-second', '0'], /rate_limit_per_second/],
     [['account', 'create'], /--name/],
     [['account', 'create', '--name', '   '], /name/],
     [['account', 'activate-live'], /--account/],

@@ -13,6 +13,8 @@ export interface CachedKey {
   kind: KeyKind;
   scopes: string[];
   revoked: boolean;
+  /** The account's own requests-per-second budget; absent means the gateway's default. */
+  rate_limit_per_second?: number;
 }
 
 export const KEY_CACHE_TTL_SECONDS = 300;

@@ -13,6 +13,7 @@ const cachedKey = z.object({
   kind: z.enum(KEY_KINDS),
   scopes: z.array(z.string()),
   revoked: z.boolean(),
+  rate_limit_per_second: z.number().int().positive().optional(),
 }) satisfies z.ZodType<CachedKey>;
 
 const tombstone = z.object({ revoked: z.literal(true) });

@@ -2,6 +2,7 @@ import { ApiError } from '@ticketing/errors';
 import { createIdentityPrisma, type PrismaClient } from '../db';
 import { ActivateLiveModeUseCase } from '../usecases/activate-live-mode/activate-live-mode.usecase';
 import { CreateAccountUseCase, type CreatedAccount } from '../usecases/create-account/create-account.usecase';
+import { SetAccountRateLimitUseCase } from '../usecases/set-account-rate-limit/set-account-rate-limit.usecase';
 import { ADMIN_USAGE, parseAdminCommand, UsageError, type AdminCommand } from './admin-command';
 
 export interface AdminCliOptions {
@@ -38,8 +39,7 @@ export async function runAdminCli(argv: readonly string[], options: AdminCliOpti
   let prisma: PrismaClient | undefined;
   try {
     prisma = createIdentityPrisma(await options.database());
-    const created = await run(prisma, command);
-    stdout(`${JSON.stringify({ account_id: created.account.id, secret_key: created.secret })}\n`);
+    stdout(`${JSON.stringify(await run(prisma, command))}\n`);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof ApiError) {
@@ -53,11 +53,20 @@ export async function runAdminCli(argv: readonly string[], options: AdminCliOpti
   }
 }
 
-function run(prisma: PrismaClient, command: Exclude<AdminCommand, { command: 'help' }>): Promise<CreatedAccount> {
+function withRootKey(created: CreatedAccount): object {
+  return { account_id: created.account.id, secret_key: created.secret };
+}
+
+/** Runs the command and answers the one object it prints. */
+async function run(prisma: PrismaClient, command: Exclude<AdminCommand, { command: 'help' }>): Promise<object> {
   switch (command.command) {
     case 'account create':
-      return new CreateAccountUseCase(prisma).execute({ name: command.name });
+      return withRootKey(await new CreateAccountUseCase(prisma).execute({ name: command.name }));
     case 'account activate-live':
-      return new ActivateLiveModeUseCase(prisma).execute({ accountId: command.accountId });
+      return withRootKey(await new ActivateLiveModeUseCase(prisma).execute({ accountId: command.accountId }));
+    case 'account set-rate-limit': {
+      const account = await new SetAccountRateLimitUseCase(prisma).execute(command);
+      return { account_id: account.id, rate_limit_per_second: account.rate_limit_per_second };
+    }
   }
 }

@@ -1,4 +1,5 @@
 import type { CachedKey, KeyKind, Mode } from '@ticketing/auth';
+import type { Account } from './account';
 
 /**
  * A key as identity stores it. `key_hash` is the SHA-256 of the plaintext (the gateway's cache
@@ -34,4 +35,9 @@ export function toCachedKey(key: ApiKeyRecord): CachedKey {
     scopes: key.scopes,
     revoked: key.revoked_at !== null,
   };
+}
+
+/** What VerifyApiKey answers: the key as the gateway caches it, with what it needs of the key's account. */
+export function toPrincipal(key: ApiKeyRecord, account: Account): CachedKey {
+  return { ...toCachedKey(key), rate_limit_per_second: account.rate_limit_per_second ?? undefined };
 }

@@ -3,7 +3,7 @@ import type { AsyncServiceImplementation } from '@ticketing/grpc';
 import type { KeyCache } from '../cache/key-cache';
 import type { PrismaClient } from '../db';
 import type { Account } from '../domain/account';
-import { toCachedKey, type ApiKeyRecord } from '../domain/api-key';
+import { toPrincipal, type ApiKeyRecord } from '../domain/api-key';
 import { CreateApiKeyUseCase } from '../usecases/create-api-key/create-api-key.usecase';
 import { GetAccountUseCase } from '../usecases/get-account/get-account.usecase';
 import { ListApiKeysUseCase } from '../usecases/list-api-keys/list-api-keys.usecase';
@@ -43,7 +43,10 @@ export function identityGrpcHandlers(prisma: PrismaClient, keyCache: KeyCache): 
   const revokeApiKey = new RevokeApiKeyUseCase(prisma, keyCache);
   return {
     // The gateway resolves keys before it knows the tenant, so this one needs no tenant.
-    verifyApiKey: async (request) => toCachedKey(await verifyApiKey.execute(request.key_hash)),
+    verifyApiKey: async (request) => {
+      const { key, account } = await verifyApiKey.execute(request.key_hash);
+      return toPrincipal(key, account);
+    },
     getAccount: async (_request, context) => toAccountMessage(await getAccount.execute(context.tenant), context.tenant.mode),
     createApiKey: async (request, context) => {
       const minted = await createApiKey.execute(context.tenant, context.key, request);

@@ -2,7 +2,14 @@ import { newId } from '@ticketing/ids';
 import type { IdentityDb } from '../db';
 import type { Account } from '../domain/account';
 
-const accountColumns = { id: true, name: true, live_mode_activated: true, live_mode_activated_at: true, created_at: true } as const;
+export const accountColumns = {
+  id: true,
+  name: true,
+  live_mode_activated: true,
+  live_mode_activated_at: true,
+  created_at: true,
+  rate_limit_per_second: true,
+} as const;
 
 /**
  * Accounts are the tenants themselves, so they are addressed by id rather than by a tenant;
@@ -33,5 +40,11 @@ export class AccountRepository {
   async activateLiveMode(id: string): Promise<Account | null> {
     await this.db.account.updateMany({ where: { id, live_mode_activated: false }, data: { live_mode_activated: true, live_mode_activated_at: new Date() } });
     return this.findById(id);
+  }
+
+  /** Sets (or, with null, clears) the account's own requests-per-second budget. */
+  async setRateLimit(id: string, perSecond: number | null): Promise<Account | null> {
+    const updated = await this.db.account.updateMany({ where: { id }, data: { rate_limit_per_second: perSecond } });
+    return updated.count === 0 ? null : this.findById(id);
   }
 }

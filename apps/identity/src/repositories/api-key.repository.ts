@@ -3,7 +3,9 @@ import { tenantScope } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { IdentityDb } from '../db';
+import type { Account } from '../domain/account';
 import type { ApiKeyRecord } from '../domain/api-key';
+import { accountColumns } from './account.repository';
 
 const keyColumns = {
   id: true,
@@ -43,11 +45,14 @@ export class ApiKeyRepository {
 
   /**
    * The one unscoped read: resolving a presented key is how the gateway learns the tenant in
-   * the first place. The hash is of 192 random bits, so it cannot be guessed.
+   * the first place. The hash is of 192 random bits, so it cannot be guessed. The key's account
+   * comes with it, in the same call, for what the gateway caches about it.
    */
-  async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const row = await this.db.apiKey.findUnique({ where: { key_hash: keyHash }, select: keyColumns });
-    return row && toRecord(row);
+  async findByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: Account } | null> {
+    const row = await this.db.apiKey.findUnique({ where: { key_hash: keyHash }, select: { ...keyColumns, account: { select: accountColumns } } });
+    if (!row) return null;
+    const { account, ...key } = row;
+    return { key: toRecord(key), account };
   }
 
   async findByPrefix(tenant: Tenant, prefix: string): Promise<ApiKeyRecord | null> {

@@ -1,5 +1,6 @@
 import { ApiError } from '@ticketing/errors';
 import type { PrismaClient } from '../../db';
+import type { Account } from '../../domain/account';
 import type { ApiKeyRecord } from '../../domain/api-key';
 import { ApiKeyRepository } from '../../repositories/api-key.repository';
 
@@ -7,10 +8,10 @@ import { ApiKeyRepository } from '../../repositories/api-key.repository';
 export class VerifyApiKeyUseCase {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async execute(keyHash: string): Promise<ApiKeyRecord> {
-    const key = await new ApiKeyRepository(this.prisma).findByHash(keyHash);
+  async execute(keyHash: string): Promise<{ key: ApiKeyRecord; account: Account }> {
+    const found = await new ApiKeyRepository(this.prisma).findByHash(keyHash);
     // The hash is not echoed: it is as good as the key for looking it up in the cache.
-    if (!key) throw new ApiError('resource_missing', 'No API key has this hash.');
-    return key;
+    if (!found) throw new ApiError('resource_missing', 'No API key has this hash.');
+    return found;
   }
 }

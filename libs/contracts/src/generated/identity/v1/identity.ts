@@ -35,6 +35,8 @@ export interface ApiKeyPrincipal {
   kind: string;
   scopes: string[];
   revoked: boolean;
+  /** The account's own requests-per-second budget (both modes); absent means the gateway's default. */
+  rate_limit_per_second?: number | undefined;
 }
 
 export interface GetAccountRequest {
@@ -138,7 +140,16 @@ export const VerifyApiKeyRequest: MessageFns<VerifyApiKeyRequest> = {
 };
 
 function createBaseApiKeyPrincipal(): ApiKeyPrincipal {
-  return { key_id: "", prefix: "", account_id: "", mode: "", kind: "", scopes: [], revoked: false };
+  return {
+    key_id: "",
+    prefix: "",
+    account_id: "",
+    mode: "",
+    kind: "",
+    scopes: [],
+    revoked: false,
+    rate_limit_per_second: undefined,
+  };
 }
 
 export const ApiKeyPrincipal: MessageFns<ApiKeyPrincipal> = {
@@ -163,6 +174,9 @@ export const ApiKeyPrincipal: MessageFns<ApiKeyPrincipal> = {
     }
     if (message.revoked !== false) {
       writer.uint32(56).bool(message.revoked);
+    }
+    if (message.rate_limit_per_second !== undefined) {
+      writer.uint32(64).uint32(message.rate_limit_per_second);
     }
     return writer;
   },
@@ -234,6 +248,14 @@ export const ApiKeyPrincipal: MessageFns<ApiKeyPrincipal> = {
             }
 
             message.revoked = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.rate_limit_per_second = reader.uint32();
             continue;
           }
         }

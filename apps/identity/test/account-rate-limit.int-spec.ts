@@ -1,0 +1,44 @@
+import { hashApiKey } from '@ticketing/auth';
+import { SetAccountRateLimitUseCase } from '../src/usecases/set-account-rate-limit/set-account-rate-limit.usecase';
+import { IdentityHarness } from './support/identity-harness';
+
+describe("identity: an account's own rate limit, carried by VerifyApiKey (real PostgreSQL and gRPC)", () => {
+  let identity: IdentityHarness;
+  let setRateLimit: SetAccountRateLimitUseCase;
+
+  beforeAll(async () => {
+    identity = await IdentityHarness.start();
+    setRateLimit = new SetAccountRateLimitUseCase(identity.prisma);
+  });
+
+  afterAll(async () => {
+    await identity.stop();
+  });
+
+  it('answers no override until one is set, then the override for every key of the account, in both modes, until it is cleared', async () => {
+    const account = await identity.createAccount({ live: true });
+    const verify = (secret: string) => identity.verifyApiKey({ key_hash: hashApiKey(secret) });
+    expect((await verify(account.testRoot.secret)).rate_limit_per_second).toBeUndefined();
+
+    await expect(setRateLimit.execute({ accountId: account.id, perSecond: 7 })).resolves.toMatchObject({ id: account.id, rate_limit_per_second: 7 });
+    await expect(verify(account.testRoot.secret)).resolves.toMatchObject({ account_id: account.id, mode: 'test', rate_limit_per_second: 7 });
+    await expect(verify(account.liveRoot!.secret)).resolves.toMatchObject({ account_id: account.id, mode: 'live', rate_limit_per_second: 7 });
+
+    await setRateLimit.execute({ accountId: account.id, perSecond: null });
+    expect((await verify(account.testRoot.secret)).rate_limit_per_second).toBeUndefined();
+  });
+
+  it("leaves other accounts at the gateway's default", async () => {
+    const [limited, other] = [await identity.createAccount(), await identity.createAccount()];
+    await setRateLimit.execute({ accountId: limited.id, perSecond: 3 });
+    expect((await identity.verifyApiKey({ key_hash: hashApiKey(other.testRoot.secret) })).rate_limit_per_second).toBeUndefined();
+  });
+
+  it('refuses an out-of-range budget and an unknown account, changing nothing', async () => {
+    const account = await identity.createAccount();
+    await setRateLimit.execute({ accountId: account.id, perSecond: 9 });
+    await expect(setRateLimit.execute({ accountId: account.id, perSecond: 0 })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'rate_limit_per_second' });
+    await expect(setRateLimit.execute({ accountId: 'acct_00000000000000000000000000', perSecond: 5 })).rejects.toMatchObject({ code: 'resource_missing' });
+    expect((await identity.prisma.account.findUniqueOrThrow({ where: { id: account.id } })).rate_limit_per_second).toBe(9);
+  });
+});
