@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const regenerated = ensureContractsGenerated();
   console.log(`setup     | gRPC contracts ${regenerated.length > 0 ? `regenerated from proto/ (${regenerated.join(', ')})` : 'match proto/'}`);
   const infrastructure = await setup((line) => console.log(`setup     | ${line}`));
-  const running = launchAll({ portOffset: offset });
+  const running = await launchAll({ portOffset: offset });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

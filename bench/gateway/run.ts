@@ -1,64 +1,119 @@
 /**
  * Gateway overhead benchmark: autocannon against GET /v1/account and GET /v1/events/{id}
- * through the whole system (gateway → Redis key cache → gRPC → service → Postgres), and against
- * a bare Node HTTP server answering a fixed JSON body, in the same run on the same machine.
- * Prints requests/s, p50 and p99 latency for each, and each target's ratio to the bare server.
+ * through the whole system (gateway → key cache → gRPC → service → Postgres), and against a
+ * bare Node HTTP server (its own process, answering a fixed JSON body), in the same run on the
+ * same machine, so the figures that matter are ratios to the bare server.
  *
- *   npm run bench:gateway [-- --duration 10 --connections 50]
+ * For each target it prints requests/s, p50 and p99 latency, the ratio to bare Node, and the
+ * CPU milliseconds per request of every process involved (from each process's own counters in
+ * /proc before and after the run); then each service's resident memory, idle and after load;
+ * and last, one JSON line for scripts.
+ *
+ *   npm run bench:gateway [-- --duration 10 --connections 50 --cpu-prof]
+ *
+ * `--cpu-prof` writes a V8 CPU profile of every service to .data/bench/profiles (open them in
+ * Chrome DevTools or speedscope). Service logs go to .data/bench/logs.
  */
-import { createServer, type Server } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { setup } from '../../tools/setup';
-import { assertPortsFree, launchAll, stopServices, waitForSystem } from '../../tools/system/launch';
-import { servicePorts } from '../../tools/system/services';
+import { assertPortsFree, launchAll, stopServices, waitForSystem, type RunningService } from '../../tools/system/launch';
+import { repoRoot, servicePorts } from '../../tools/system/services';
 import { as, createAccount } from '../../e2e/support/api';
+import { cpuSpent, pidsNamed, residentMegabytes, snapshotCpu, type ProcessGroup } from '../support/process-usage';
 
 /** Its own copy of the system; 2000 would put the gateway on 10080, a port fetch refuses. */
 const PORT_OFFSET = 3000;
 
 interface Figures {
   target: string;
+  requests: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
   non2xx: number;
+  /** CPU milliseconds per request, by process (group). */
+  cpuPerRequest: Map<string, number>;
 }
 
-async function measure(target: string, url: string, headers: Record<string, string>, options: { duration: number; connections: number }): Promise<Figures> {
+interface Options {
+  duration: number;
+  connections: number;
+}
+
+async function measure(target: string, url: string, headers: Record<string, string>, groups: ProcessGroup[], options: Options): Promise<Figures> {
+  const before = snapshotCpu(groups);
   const result = await autocannon({ url, headers, duration: options.duration, connections: options.connections });
-  return { target, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+  const spent = cpuSpent(before, snapshotCpu(groups));
+  const requests = result.requests.total;
+  const cpuPerRequest = new Map([...spent].map(([name, ms]) => [name, requests > 0 ? ms / requests : 0]));
+  return { target, requests, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpuPerRequest };
 }
 
-function startBareServer(): Promise<Server> {
-  const body = JSON.stringify({ id: 'acct_bare', object: 'account', mode: 'test' });
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+function startBareServer(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [path.join(__dirname, 'bare-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout!.once('data', (chunk: Buffer) => resolve({ child, port: Number(chunk.toString().trim()) }));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function printTable(rows: Figures[]): void {
-  const bare = rows.find((row) => row.target === 'bare node http')!;
+/** Every process a request may cost CPU in; groups with no CPU in a run print as 0. */
+function processGroups(running: RunningService[], bare: ChildProcess): ProcessGroup[] {
+  return [
+    { name: 'autocannon (this process)', pids: () => [process.pid] },
+    { name: 'bare node', pids: () => [bare.pid!] },
+    ...running.map((service) => ({ name: service.name, pids: () => [service.process.pid!] })),
+    { name: 'postgres (all backends)', pids: () => pidsNamed('postgres') },
+    { name: 'redis', pids: () => pidsNamed('redis-server') },
+  ];
+}
+
+function printThroughput(rows: Figures[], bare: Figures): void {
   console.log('\ntarget                     req/s      p50 ms   p99 ms   vs bare (req/s)   non-2xx');
   for (const row of rows) {
+    const ratio = (row.requestsPerSecond / bare.requestsPerSecond).toFixed(3);
     console.log(
-      `${row.target.padEnd(24)} ${row.requestsPerSecond.toFixed(0).padStart(8)} ${row.p50.toFixed(1).padStart(10)} ${row.p99.toFixed(1).padStart(8)} ${(
-        row.requestsPerSecond / bare.requestsPerSecond
-      )
-        .toFixed(3)
-        .padStart(17)} ${String(row.non2xx).padStart(9)}`,
+      `${row.target.padEnd(24)} ${row.requestsPerSecond.toFixed(0).padStart(8)} ${row.p50.toFixed(1).padStart(10)} ${row.p99.toFixed(1).padStart(8)} ${ratio.padStart(17)} ${String(row.non2xx).padStart(9)}`,
     );
   }
 }
 
+function printCpu(rows: Figures[]): void {
+  console.log('\nCPU ms per request, by process');
+  const names = [...rows[0]!.cpuPerRequest.keys()];
+  console.log(`${'process'.padEnd(28)}${rows.map((row) => row.target.padStart(22)).join('')}`);
+  for (const name of names) {
+    console.log(`${name.padEnd(28)}${rows.map((row) => (row.cpuPerRequest.get(name) ?? 0).toFixed(3).padStart(22)).join('')}`);
+  }
+  const totals = rows.map((row) => [...row.cpuPerRequest.values()].reduce((sum, ms) => sum + ms, 0));
+  console.log(`${'all of the above'.padEnd(28)}${totals.map((ms) => ms.toFixed(3).padStart(22)).join('')}`);
+}
+
+function printMemory(idle: Map<string, number>, loaded: Map<string, number>): void {
+  console.log('\nresident memory (MB)        idle   after load');
+  for (const [name, megabytes] of idle) {
+    console.log(`${name.padEnd(24)} ${megabytes.toFixed(0).padStart(8)} ${(loaded.get(name) ?? 0).toFixed(0).padStart(12)}`);
+  }
+}
+
+function residentMemory(running: RunningService[]): Map<string, number> {
+  return new Map(running.map((service) => [service.name, residentMegabytes(service.process.pid!)]));
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } } });
+  const { values } = parseArgs({
+    options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, 'cpu-prof': { type: 'boolean', default: false } },
+  });
   const options = { duration: Number(values.duration), connections: Number(values.connections) };
+  const benchDir = path.join(repoRoot, '.data/bench');
+  const cpuProfileDir = values['cpu-prof'] ? path.join(benchDir, 'profiles') : undefined;
 
   await assertPortsFree(PORT_OFFSET);
   await setup();
-  const running = launchAll({ portOffset: PORT_OFFSET, onOutput: () => undefined, env: { gateway: { LOG_LEVEL: 'warn' } } });
+  const running = await launchAll({ portOffset: PORT_OFFSET, logDir: path.join(benchDir, 'logs'), cpuProfileDir });
   const bare = await startBareServer();
   try {
     await waitForSystem(running, PORT_OFFSET);
@@ -66,19 +121,37 @@ async function main(): Promise<void> {
     const { secret_key: key } = await createAccount('bench');
     const event = await as(key, gateway).post('/v1/events', { name: 'Bench Night', starts_at: '2027-01-01T20:00:00Z' });
     const headers = { authorization: `Bearer ${key}` };
-    const address = bare.address();
-    const barePort = typeof address === 'object' && address ? address.port : 0;
+    // Let start-up work (JIT, first connections, consumer joins) settle before reading idle memory.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const idleMemory = residentMemory(running);
+    const groups = processGroups(running, bare.child);
 
     console.log(`autocannon: ${options.connections} connections, ${options.duration} s per target`);
-    const rows = [
-      await measure('bare node http', `http://127.0.0.1:${barePort}/`, {}, options),
-      await measure('GET /v1/account', `${gateway}/v1/account`, headers, options),
-      await measure('GET /v1/events/{id}', `${gateway}/v1/events/${event.body.id}`, headers, options),
-    ];
-    printTable(rows);
+    const bareFigures = await measure('bare node http', `http://127.0.0.1:${bare.port}/`, {}, groups, options);
+    const account = await measure('GET /v1/account', `${gateway}/v1/account`, headers, groups, options);
+    const eventRead = await measure('GET /v1/events/{id}', `${gateway}/v1/events/${event.body.id}`, headers, groups, options);
+    const rows = [bareFigures, account, eventRead];
+    printThroughput(rows, bareFigures);
+    printCpu(rows);
+    printMemory(idleMemory, residentMemory(running));
+
+    const round = (value: number, digits: number) => Number(value.toFixed(digits));
+    console.log(
+      JSON.stringify({
+        bare_rps: round(bareFigures.requestsPerSecond, 0),
+        account_rps: round(account.requestsPerSecond, 0),
+        account_ratio: round(account.requestsPerSecond / bareFigures.requestsPerSecond, 3),
+        event_rps: round(eventRead.requestsPerSecond, 0),
+        event_ratio: round(eventRead.requestsPerSecond / bareFigures.requestsPerSecond, 3),
+        account_p99_ms: account.p99,
+        event_p99_ms: eventRead.p99,
+        idle_rss_mb: Object.fromEntries([...idleMemory].map(([name, megabytes]) => [name, round(megabytes, 0)])),
+      }),
+    );
   } finally {
-    bare.close();
+    bare.child.kill('SIGTERM');
     await stopServices(running);
+    if (cpuProfileDir) console.log(`CPU profiles: ${cpuProfileDir}`);
   }
 }
 

@@ -13,7 +13,7 @@ export default async function e2eGlobalSetup(): Promise<void> {
   const logDir = path.join(repoRoot, '.data/e2e');
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(path.join(logDir, 'services.log'), { flags: 'w' });
-  const running = launchAll({ portOffset: E2E_PORT_OFFSET, onOutput: (service, line) => log.write(`${service} | ${line}\n`) });
+  const running = await launchAll({ portOffset: E2E_PORT_OFFSET, onOutput: (service, line) => log.write(`${service} | ${line}\n`) });
   for (const service of running) recordPid(service.name, service.process.pid!);
   try {
     await waitForSystem(running, E2E_PORT_OFFSET);

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/**
+ * CPU time and resident memory of processes, read from each process's own counters in
+ * /proc (Linux), so a benchmark can say where its CPU went without instrumenting anything.
+ */
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ). */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** User plus system CPU milliseconds the process has used so far; 0 once it is gone. */
+export function cpuMilliseconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may contain spaces: count fields after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const userTicks = Number(fields[11]);
+    const systemTicks = Number(fields[12]);
+    return ((userTicks + systemTicks) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident set size in MB; 0 once the process is gone. */
+export function residentMegabytes(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kilobytes = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
+    return kilobytes / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Pids of every running process whose command name is exactly `name` (e.g. postgres). */
+export function pidsNamed(name: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-x', name], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** A named group of processes whose CPU is added up (e.g. every PostgreSQL backend). */
+export interface ProcessGroup {
+  name: string;
+  pids: () => number[];
+}
+
+export type CpuSnapshot = Map<string, number>;
+
+export function snapshotCpu(groups: ProcessGroup[]): CpuSnapshot {
+  return new Map(groups.map((group) => [group.name, group.pids().reduce((sum, pid) => sum + cpuMilliseconds(pid), 0)]));
+}
+
+/** CPU milliseconds each group spent between two snapshots. */
+export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Map<string, number> {
+  return new Map([...after].map(([name, ms]) => [name, Math.max(0, ms - (before.get(name) ?? 0))]));
+}
