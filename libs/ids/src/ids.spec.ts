@@ -8,6 +8,17 @@ describe('newId', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('draws fresh randomness for every new millisecond, across refills of its random pool', () => {
+    let now = 1_800_000_000_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => (now += 1));
+    try {
+      const randomParts = Array.from({ length: 600 }, () => newId('req').slice(-16));
+      expect(new Set(randomParts).size).toBe(randomParts.length);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('recognises its own ids and rejects other shapes', () => {
     expect(isId(newId('key'), 'key')).toBe(true);
     expect(isId(newId('key'), 'evt')).toBe(false);

@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
 /**
@@ -10,7 +11,21 @@ export const ID_PREFIXES = [
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
-const nextUlid = monotonicFactory();
+/**
+ * ulid's default source asks the OS for one random byte per character (16 calls per id); this
+ * one draws the same cryptographic randomness 256 values at a time.
+ */
+const randomPool = new Uint32Array(256);
+let poolIndex = randomPool.length;
+function pooledRandomFraction(): number {
+  if (poolIndex === randomPool.length) {
+    randomFillSync(randomPool);
+    poolIndex = 0;
+  }
+  return randomPool[poolIndex++]! / 2 ** 32;
+}
+
+const nextUlid = monotonicFactory(pooledRandomFraction);
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid()}`;
