@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { CHECKOUT_SCOPES, effectiveScopes, hashApiKey, keyCacheEntry, SECRET_SCOPES, type CachedKey, type Scope } from '@ticketing/auth';
 import { catalogV1, identityV1 } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
 import { createGrpcClient, implementService, startGrpcServer, type RunningGrpcServer } from '@ticketing/grpc';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { waitFor } from '@ticketing/testing';
@@ -390,14 +391,32 @@ describe('idempotency', () => {
     expect(ran.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  it('releases the key after a 5xx so that a retry runs', async () => {
+  it('keeps the key of a 5xx as outcome unknown: the same request goes to the service again, another is refused', async () => {
     const key = secretKey('events:write');
     const idempotencyKey = freshKey();
     catalog.failNextCreate = true;
     expectEnvelope(await post(key, idempotencyKey), 500, 'internal_error');
+    expectEnvelope(await post(key, idempotencyKey, { ...newEvent, name: 'Something else' }), 409, 'idempotency_key_reused');
+    const calls = catalog.createCalls;
     const retried = await post(key, idempotencyKey);
     expect(retried.status).toBe(200);
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(catalog.createCalls).toBe(calls + 1);
+    expect((await post(key, idempotencyKey)).headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('replays an error under the retry’s own request id, naming the first in Original-Request', async () => {
+    const key = secretKey('events:write');
+    const idempotencyKey = freshKey();
+    catalog.refuseNextCreate = new ApiError('parameter_invalid', 'starts_at is in the past.', { param: 'starts_at' });
+    const first = await post(key, idempotencyKey);
+    expectEnvelope(first, 400, 'parameter_invalid');
+    const replayed = await post(key, idempotencyKey);
+    expectEnvelope(replayed, 400, 'parameter_invalid');
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.error.request_id).not.toBe(first.body.error.request_id);
+    expect(replayed.headers.get('original-request')).toBe(first.body.error.request_id);
+    expect({ ...replayed.body.error, request_id: undefined }).toEqual({ ...first.body.error, request_id: undefined });
   });
 
   it('refuses an Idempotency-Key longer than 255 characters', async () => {

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { CachedKey } from '@ticketing/auth';
+import type { CallerOptions } from '@ticketing/grpc';
 import type { Route, RouteInput } from '../routes/route';
 
 /** What the gateway learns about a request as it passes the pipeline, kept in `res.locals`. */
@@ -11,6 +12,8 @@ export interface RequestState {
   key?: CachedKey;
   /** Params, query and body after validation: the only input handlers read. */
   input?: RouteInput;
+  /** On a POST with an Idempotency-Key that this request holds: what its service calls carry. */
+  idempotency?: CallerOptions['idempotency'];
 }
 
 export function requestState(res: Response): RequestState {

@@ -11,49 +11,91 @@ export interface IdempotencyScope {
 export interface StoredResponse {
   status: number;
   body: unknown;
+  /** The request that produced the response, for the replay's `Original-Request`. */
+  requestId: string;
 }
 
-export type IdempotencyRecord = { state: 'in_flight'; fingerprint: string } | ({ state: 'completed'; fingerprint: string } & StoredResponse);
+/**
+ * What the gateway knows about a key. `outcome_unknown`: the request failed in a way that may
+ * have come after the service committed (a timeout, a lost connection, any 5xx), so the next
+ * attempt must go to the service, which answers from its own record if the write committed.
+ */
+export type IdempotencyRecord =
+  | { state: 'in_flight'; fingerprint: string }
+  | ({ state: 'completed'; fingerprint: string } & StoredResponse)
+  | { state: 'outcome_unknown'; fingerprint: string };
 
 export interface IdempotencyTimings {
-  /** How long a reservation holds if its request never completes (e.g. the process died). */
+  /** How long a reservation holds if its request never completes (e.g. the gateway died). */
   inFlightSeconds: number;
   retentionSeconds: number;
 }
 
 const DEFAULT_TIMINGS: IdempotencyTimings = { inFlightSeconds: 60, retentionSeconds: 24 * 60 * 60 };
 
-/** Idempotency records in Redis: reserved on first arrival, then completed or released. */
+/**
+ * Idempotency records in Redis: a key's outcome (kept 24 h) and, apart from it, the lock of the
+ * attempt running now, so a retry of an unknown outcome can take the lock while the outcome
+ * keeps binding the key to its first request.
+ */
 export class IdempotencyStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly timings: IdempotencyTimings = DEFAULT_TIMINGS,
   ) {}
 
-  /** Reserves the key for this request, or returns the record already there. */
+  /**
+   * Takes the key for this attempt, or returns what stops it: a completed response to replay,
+   * a record of another request, or an attempt still running. An unknown outcome of the same
+   * request does not stop it.
+   */
   async reserve(scope: IdempotencyScope, fingerprint: string): Promise<IdempotencyRecord | undefined> {
-    const entry = this.entry(scope);
-    const inFlight: IdempotencyRecord = { state: 'in_flight', fingerprint };
+    const lock = this.lockEntry(scope);
     for (;;) {
-      const reserved = await this.redis.set(entry, JSON.stringify(inFlight), { condition: 'NX', expiration: { type: 'EX', value: this.timings.inFlightSeconds } });
-      if (reserved !== null) return undefined;
-      const existing = await this.redis.get(entry);
-      // An entry that expired between the two commands is simply reserved again.
-      if (existing !== null) return JSON.parse(existing) as IdempotencyRecord;
+      const [locked, stored] = await this.redis
+        .multi()
+        .set(lock, fingerprint, { condition: 'NX', expiration: { type: 'EX', value: this.timings.inFlightSeconds } })
+        .get(this.outcomeEntry(scope))
+        .exec();
+      const outcome = typeof stored === 'string' ? (JSON.parse(stored) as IdempotencyRecord) : undefined;
+      if (outcome && (outcome.state === 'completed' || outcome.fingerprint !== fingerprint)) {
+        if (locked !== null) await this.redis.del(lock);
+        return outcome;
+      }
+      if (locked !== null) return undefined;
+      const holder = await this.redis.get(lock);
+      // A lock released between the two commands is simply taken again.
+      if (holder !== null) return { state: 'in_flight', fingerprint: holder };
     }
   }
 
   async complete(scope: IdempotencyScope, fingerprint: string, response: StoredResponse): Promise<void> {
-    const record: IdempotencyRecord = { state: 'completed', fingerprint, ...response };
-    await this.redis.set(this.entry(scope), JSON.stringify(record), { expiration: { type: 'EX', value: this.timings.retentionSeconds } });
+    await this.settle(scope, { state: 'completed', fingerprint, ...response });
   }
 
-  /** Frees the key so a retry runs the request again (after a failure on our side). */
+  /** Keeps the key bound to its request, for a retry that the service will answer. */
+  async markOutcomeUnknown(scope: IdempotencyScope, fingerprint: string): Promise<void> {
+    await this.settle(scope, { state: 'outcome_unknown', fingerprint });
+  }
+
+  /** Frees the key without an outcome: the attempt was refused before it could change anything. */
   async release(scope: IdempotencyScope): Promise<void> {
-    await this.redis.del(this.entry(scope));
+    await this.redis.del(this.lockEntry(scope));
   }
 
-  private entry(scope: IdempotencyScope): string {
+  private async settle(scope: IdempotencyScope, record: IdempotencyRecord): Promise<void> {
+    await this.redis
+      .multi()
+      .set(this.outcomeEntry(scope), JSON.stringify(record), { expiration: { type: 'EX', value: this.timings.retentionSeconds } })
+      .del(this.lockEntry(scope))
+      .exec();
+  }
+
+  private outcomeEntry(scope: IdempotencyScope): string {
     return `idempotency:${scope.mode}:${scope.accountId}:${scope.key}`;
+  }
+
+  private lockEntry(scope: IdempotencyScope): string {
+    return `idempotency-lock:${scope.mode}:${scope.accountId}:${scope.key}`;
   }
 }

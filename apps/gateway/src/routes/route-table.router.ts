@@ -39,7 +39,8 @@ function matched(route: Route): RequestHandler {
 function respond(route: Route & { handler: NonNullable<Route['handler']> }, deps: RouteTableDeps): RequestHandler {
   return async (_req, res) => {
     const state = requestState(res);
-    const services = backendServices(deps.clients, internalClaims(state.requestId, state.key), deps.caller);
+    const caller = state.idempotency ? { ...deps.caller, idempotency: state.idempotency } : deps.caller;
+    const services = backendServices(deps.clients, internalClaims(state.requestId, state.key), caller);
     const body = await route.handler(state.input!, { services, reference: deps.reference });
     if (route.produces === 'text/html') res.type('html').send(body);
     else res.json(body);

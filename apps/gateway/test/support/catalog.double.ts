@@ -14,6 +14,8 @@ export class CatalogDouble {
   private gate: Gate | undefined;
   createCalls = 0;
   failNextCreate = false;
+  /** The next CreateEvent refuses with this error, as the real service refuses a request. */
+  refuseNextCreate: ApiError | undefined;
   lastPage: catalogV1.ListEventsRequest['page'];
   /** Event ids whose lookup throws, as a bug in the service would. */
   static readonly EXPLODING_ID = 'evt_explode';
@@ -44,6 +46,9 @@ export class CatalogDouble {
           gate.enter();
           await gate.released;
         }
+        const refusal = this.refuseNextCreate;
+        this.refuseNextCreate = undefined;
+        if (refusal) throw refusal;
         if (this.failNextCreate) {
           this.failNextCreate = false;
           throw new Error('the double failed on purpose');
