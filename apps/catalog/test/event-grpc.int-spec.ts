@@ -74,7 +74,7 @@ describe('catalog EventService (real PostgreSQL, real gRPC)', () => {
     forged.set(INTERNAL_TOKEN_METADATA, signInternalToken(claimsFor('acct_1', 'test'), 'some-other-secret-0123456789'));
     await expect(call(forged)).rejects.toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
     const withoutTenant = new Metadata();
-    withoutTenant.set(INTERNAL_TOKEN_METADATA, signInternalToken({ request_id: 'req_x' }, tokenSecret));
+    withoutTenant.set(INTERNAL_TOKEN_METADATA, signInternalToken({}, tokenSecret));
     await expect(call(withoutTenant)).rejects.toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
   });
 });

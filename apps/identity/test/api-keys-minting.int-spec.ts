@@ -126,7 +126,7 @@ describe('identity: accounts, minting and verification (real PostgreSQL, Redis a
         revoked: false,
       });
       await expect(identity.verifyApiKey({ key_hash: hashApiKey('sk_test_never-minted-0000000000') })).rejects.toMatchObject({ code: 'resource_missing', status: 404 });
-      await expect(identity.rawVerifyApiKey('0'.repeat(64), signInternalToken({ request_id: 'req_x' }, tokenSecret))).rejects.toMatchObject({
+      await expect(identity.rawVerifyApiKey('0'.repeat(64), signInternalToken({}, tokenSecret))).rejects.toMatchObject({
         code: GrpcStatus.NOT_FOUND,
       });
     });

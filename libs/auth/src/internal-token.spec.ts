@@ -1,21 +1,40 @@
-import { signInternalToken, verifyInternalToken } from './internal-token';
+import { internalTokenFor, signInternalToken, verifiedInternalToken, verifyInternalToken } from './internal-token';
 
 const secret = 'a-test-secret-of-enough-length';
 
 describe('internal token', () => {
-  const claims = {
-    request_id: 'req_1',
+  const principal = {
     tenant: { account_id: 'acct_1', mode: 'live' as const },
     key: { id: 'key_1', prefix: 'sk_live_abc', kind: 'secret' as const, scopes: ['events:read'] },
   };
 
-  it('round-trips the claims', () => {
-    expect(verifyInternalToken(signInternalToken(claims, secret), secret)).toEqual(claims);
+  it('round-trips the principal, and never signs a request id into it', () => {
+    expect(verifyInternalToken(signInternalToken(principal, secret), secret)).toEqual(principal);
+    expect(verifyInternalToken(signInternalToken({ ...principal, request_id: 'req_1' } as never, secret), secret)).toEqual(principal);
   });
 
   it('refuses a token signed with another secret, an expired one and garbage', () => {
-    expect(() => verifyInternalToken(signInternalToken(claims, 'another-secret-of-enough-length'), secret)).toThrow();
-    expect(() => verifyInternalToken(signInternalToken(claims, secret, -1), secret)).toThrow();
+    expect(() => verifyInternalToken(signInternalToken(principal, 'another-secret-of-enough-length'), secret)).toThrow();
+    expect(() => verifyInternalToken(signInternalToken(principal, secret, -1), secret)).toThrow();
     expect(() => verifyInternalToken('not-a-token', secret)).toThrow();
+  });
+
+  it('reuses one signed token per principal, and a different one for another principal or secret', () => {
+    const token = internalTokenFor(principal, secret);
+    expect(internalTokenFor({ ...principal }, secret)).toBe(token);
+    expect(internalTokenFor({ tenant: { ...principal.tenant, mode: 'test' }, key: principal.key }, secret)).not.toBe(token);
+    expect(internalTokenFor(principal, 'another-secret-of-enough-length')).not.toBe(token);
+    expect(verifiedInternalToken(token, secret)).toEqual(principal);
+  });
+
+  it('remembers only tokens that verified: a forged or expired one is refused every time', () => {
+    const forged = signInternalToken(principal, 'another-secret-of-enough-length');
+    expect(() => verifiedInternalToken(forged, secret)).toThrow();
+    expect(() => verifiedInternalToken(forged, secret)).toThrow();
+    const expired = signInternalToken(principal, secret, -1);
+    expect(() => verifiedInternalToken(expired, secret)).toThrow();
+    const genuine = internalTokenFor(principal, secret);
+    expect(verifiedInternalToken(genuine, secret)).toEqual(principal);
+    expect(() => verifiedInternalToken(genuine, 'another-secret-of-enough-length')).toThrow();
   });
 });

@@ -1,7 +1,7 @@
 import { credentials, Metadata, type CallOptions, type ChannelCredentials, type ChannelOptions, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
-import { signInternalToken, type InternalClaims } from '@ticketing/auth';
+import { internalTokenFor, type InternalClaims } from '@ticketing/auth';
 import { isReplayed, writeIdempotencyMetadata, type IdempotencyMetadata } from './idempotent-call';
-import { INTERNAL_TOKEN_METADATA } from './server';
+import { INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } from './server';
 import { grpcErrorToApiError } from './status-mapping';
 
 type ClientConstructor<TClient> = new (address: string, credentials: ChannelCredentials, options: ChannelOptions) => TClient;
@@ -42,7 +42,8 @@ export function callUnary<TRequest, TResponse>(
 ): Promise<TResponse> {
   // A call waits (up to its deadline) for a service that is restarting instead of failing at once.
   const metadata = new Metadata({ waitForReady: true });
-  metadata.set(INTERNAL_TOKEN_METADATA, signInternalToken(claims, options.tokenSecret));
+  metadata.set(INTERNAL_TOKEN_METADATA, internalTokenFor(claims, options.tokenSecret));
+  metadata.set(REQUEST_ID_METADATA, claims.request_id);
   const { idempotency } = options;
   if (idempotency) writeIdempotencyMetadata(metadata, idempotency);
   const deadline = new Date(Date.now() + options.deadlineMs);

@@ -1,15 +1,17 @@
 import { Metadata, status as GrpcStatus, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
 import pino from 'pino';
 import { signInternalToken } from '@ticketing/auth';
+import type { CallContext } from './call-context';
 import { currentIdempotentCall, isReplayed, writeIdempotencyMetadata } from './idempotent-call';
-import { implementService, INTERNAL_TOKEN_METADATA } from './server';
+import { implementService, INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } from './server';
 
 const tokenSecret = 'a-test-secret-of-enough-length';
 const options = { tokenSecret, logger: pino({ level: 'silent' }) };
 
 function unaryCall(deadline: Date | number, extra: (metadata: Metadata) => void = () => undefined): ServerUnaryCall<unknown, unknown> {
   const metadata = new Metadata();
-  metadata.set(INTERNAL_TOKEN_METADATA, signInternalToken({ request_id: 'req_1', tenant: { account_id: 'acct_1', mode: 'test' } }, tokenSecret));
+  metadata.set(INTERNAL_TOKEN_METADATA, signInternalToken({ tenant: { account_id: 'acct_1', mode: 'test' } }, tokenSecret));
+  metadata.set(REQUEST_ID_METADATA, 'req_1');
   extra(metadata);
   return { metadata, request: {}, getDeadline: () => deadline, getPath: () => '/test.v1.Things/CreateThing', sendMetadata: jest.fn() } as unknown as ServerUnaryCall<unknown, unknown>;
 }
@@ -42,6 +44,24 @@ describe('implementService', () => {
     expect(seen).toEqual([null, { tenant: { accountId: 'acct_1', mode: 'test' }, operation: '/test.v1.Things/CreateThing', key: 'key-1', fingerprint: 'print' }]);
     const [sent] = (call.sendMetadata as jest.Mock).mock.calls[0] as [Metadata];
     expect(isReplayed(sent)).toBe(true);
+  });
+
+  it('gives the handler the token\'s tenant and the request id sent beside the token', async () => {
+    const seen = await invoke(async (...args: unknown[]) => {
+      const context = args[1] as CallContext;
+      return { tenant: context.tenant, requestId: context.requestId };
+    }, unaryCall(Infinity));
+    expect(seen).toEqual([null, { tenant: { accountId: 'acct_1', mode: 'test' }, requestId: 'req_1' }]);
+  });
+
+  it('refuses a call whose token was signed with another secret, every time', async () => {
+    const forged = () => {
+      const call = unaryCall(Infinity);
+      call.metadata.set(INTERNAL_TOKEN_METADATA, signInternalToken({ tenant: { account_id: 'acct_1', mode: 'test' } }, 'another-secret-of-enough-length'));
+      return call;
+    };
+    expect((await invoke(async () => ({}), forged()))[0]).toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
+    expect((await invoke(async () => ({}), forged()))[0]).toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
   });
 
   it('runs a call without a key outside any idempotent call', async () => {

@@ -3,13 +3,14 @@ import {
   ServerCredentials,
   status as GrpcStatus,
   type handleUnaryCall,
+  type Metadata,
   type ServerUnaryCall,
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { HealthImplementation } from 'grpc-health-check';
-import { verifyInternalToken } from '@ticketing/auth';
+import { verifiedInternalToken } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import { CallContext } from './call-context';
@@ -17,6 +18,13 @@ import { IdempotentCall, readIdempotencyMetadata, replayedMetadata, runIdempoten
 import { apiErrorToGrpc, internalErrorToGrpc } from './status-mapping';
 
 export const INTERNAL_TOKEN_METADATA = 'x-internal-token';
+/** The request a call belongs to, for logs; beside the token so that one token serves many requests. */
+export const REQUEST_ID_METADATA = 'x-request-id';
+
+function metadataText(call: { metadata: Metadata }, name: string): string {
+  const value = call.metadata.get(name)[0];
+  return typeof value === 'string' ? value : '';
+}
 
 type AsyncUnary<TRequest, TResponse> = (request: TRequest, context: CallContext) => Promise<TResponse>;
 
@@ -62,10 +70,10 @@ export function implementService<TServer extends UntypedServiceImplementation>(
   const adapted: Record<string, handleUnaryCall<unknown, unknown>> = {};
   for (const [name, handler] of Object.entries(handlers as Record<string, AsyncUnary<unknown, unknown>>)) {
     adapted[name] = (call, callback) => {
-      const token = call.metadata.get(INTERNAL_TOKEN_METADATA)[0];
       let context: CallContext;
       try {
-        context = new CallContext(verifyInternalToken(typeof token === 'string' ? token : '', options.tokenSecret));
+        const principal = verifiedInternalToken(metadataText(call, INTERNAL_TOKEN_METADATA), options.tokenSecret);
+        context = new CallContext({ ...principal, request_id: metadataText(call, REQUEST_ID_METADATA) });
       } catch {
         callback({ code: GrpcStatus.UNAUTHENTICATED, details: 'missing or invalid internal token' });
         return;
