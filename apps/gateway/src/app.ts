@@ -12,18 +12,23 @@ import { opsRouter } from './http/ops.router';
 import { assignRequestId } from './http/request-id.middleware';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { buildApiReference, DOCS_PATH } from './openapi/api-reference';
+import type { RateLimitSettings } from './rate-limit/budgets';
+import { LimiterMetrics } from './rate-limit/limiter-metrics';
+import { RateLimits } from './rate-limit/rate-limits';
 import { routeTable } from './routes';
 import { routeTableRouter } from './routes/route-table.router';
 
 export interface GatewayDeps {
   redis: RedisClient;
   clients: BackendClients;
-  config: Pick<GatewayConfig, 'INTERNAL_TOKEN_SECRET' | 'GRPC_DEADLINE_MS'>;
+  config: Pick<GatewayConfig, 'INTERNAL_TOKEN_SECRET' | 'GRPC_DEADLINE_MS' | 'TRUST_PROXY'>;
+  /** The limits and the Redis that counts them: `redis` itself in production. */
+  rateLimits: { settings: RateLimitSettings; redis: RedisClient };
   logger: Logger;
 }
 
 /** The whole public HTTP surface as an Express app, so tests and benchmarks can run it in-process. */
-export function createGatewayApp({ redis, clients, config, logger }: GatewayDeps): Express {
+export function createGatewayApp({ redis, clients, config, rateLimits, logger }: GatewayDeps): Express {
   const caller: CallerOptions = { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS };
   const metrics = new HttpMetrics();
   const reference = buildApiReference(routeTable);
@@ -32,6 +37,8 @@ export function createGatewayApp({ redis, clients, config, logger }: GatewayDeps
   app.disable('x-powered-by');
   // Responses are per caller and rarely repeat: hashing each body for an ETag would buy nothing.
   app.disable('etag');
+  // Decides req.ip, the address that per-client rate limits count.
+  app.set('trust proxy', config.TRUST_PROXY);
   app.use(assignRequestId);
   app.use(opsRouter(redis, metrics));
   app.use(accessLog(logger, metrics));
@@ -40,6 +47,7 @@ export function createGatewayApp({ redis, clients, config, logger }: GatewayDeps
     routeTableRouter(routeTable, {
       verifier: new KeyVerifier(redis, clients.identity, caller),
       idempotencyStore: new IdempotencyStore(redis),
+      rateLimits: new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metrics.registry, logger)),
       clients,
       caller,
       reference,

@@ -5,6 +5,7 @@ import { runService } from '@ticketing/service';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';
 import { closeGracefully, listen } from './http/http-server';
+import { rateLimitSettings } from './rate-limit/budgets';
 
 void runService({
   name: 'gateway',
@@ -19,7 +20,7 @@ void runService({
       seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, config.CATALOG_GRPC_URL),
       discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
     };
-    const server = await listen(createGatewayApp({ redis, clients, config, logger }), config.PORT);
+    const server = await listen(createGatewayApp({ redis, clients, config, rateLimits: { settings: rateLimitSettings(config), redis }, logger }), config.PORT);
     logger.info({ port: config.PORT }, 'listening');
     return [
       { name: 'http server', run: () => closeGracefully(server) },

@@ -15,6 +15,7 @@ import { routeTable } from '../src/routes';
 import type { KeyedAccess, Route } from '../src/routes/route';
 import { CatalogDouble } from './support/catalog.double';
 import { IdentityDouble } from './support/identity.double';
+import { isolatedRateLimits } from './support/rate-limits';
 
 const tokenSecret = 'gateway-integration-secret-0123456789';
 
@@ -57,7 +58,10 @@ beforeAll(async () => {
     seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, `127.0.0.1:${grpc.port}`),
     discounts: createGrpcClient(catalogV1.DiscountServiceClient, `127.0.0.1:${grpc.port}`),
   };
-  http = await listen(createGatewayApp({ redis, clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000 }, logger }), 0);
+  http = await listen(
+    createGatewayApp({ redis, clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false }, rateLimits: isolatedRateLimits(redis), logger }),
+    0,
+  );
   baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 });
 

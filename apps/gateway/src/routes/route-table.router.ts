@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ApiError } from '@ticketing/errors';
 import type { CallerOptions } from '@ticketing/grpc';
 import type { Logger } from '@ticketing/observability';
@@ -12,6 +12,7 @@ import { requestState } from '../http/request-state';
 import { idempotency } from '../idempotency/idempotency.middleware';
 import type { IdempotencyStore } from '../idempotency/idempotency.store';
 import type { ApiReference } from '../openapi/api-reference';
+import type { RateLimits } from '../rate-limit/rate-limits';
 import { validateInput } from '../validation/validate.middleware';
 import { isImplemented, type Route } from './route';
 import { inMatchingOrder } from './route-order';
@@ -19,6 +20,7 @@ import { inMatchingOrder } from './route-order';
 export interface RouteTableDeps {
   verifier: KeyVerifier;
   idempotencyStore: IdempotencyStore;
+  rateLimits: RateLimits;
   clients: BackendClients;
   caller: CallerOptions;
   reference: ApiReference;
@@ -48,12 +50,17 @@ function respond(route: Route & { handler: NonNullable<Route['handler']> }, deps
 }
 
 /**
- * Each operation's pipeline, in the order the architecture fixes: authenticate → key kind and
- * scope → read and validate input → idempotency (POST) → handler. Unbuilt operations stop at
- * 501 right after the key checks.
+ * Each operation's pipeline, in the order the architecture fixes (docs/decisions/0010):
+ * failed-authentication limit of the address → authenticate → the key's rate limit → key kind
+ * and scope → read and validate input → idempotency (POST) → handler; public routes start with
+ * the address's limit. Unbuilt operations stop at 501 right after the key checks.
  */
-function pipeline(route: Route, deps: RouteTableDeps): RequestHandler[] {
-  const keyChecks = route.access.kind === 'public' ? [] : [authenticate(deps.verifier), authorize(route.access)];
+function pipeline(route: Route, deps: RouteTableDeps): Array<RequestHandler | ErrorRequestHandler> {
+  const { rateLimits } = deps;
+  const keyChecks =
+    route.access.kind === 'public'
+      ? [rateLimits.perClient]
+      : [rateLimits.refuseFailingClients, authenticate(deps.verifier), rateLimits.countFailedAuthentication, rateLimits.forKey(route), authorize(route.access)];
   if (!isImplemented(route)) return [...keyChecks, notImplemented];
   return [
     ...keyChecks,

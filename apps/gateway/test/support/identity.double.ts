@@ -8,6 +8,8 @@ interface StoredKey {
   accountId: string;
   hash: string;
   record: identityV1.ApiKey;
+  /** The account's own rate limit, as identity would carry it. */
+  rateLimitPerSecond?: number;
 }
 
 export interface IssuedKey {
@@ -23,7 +25,7 @@ export class IdentityDouble {
   /** Minting with this label answers a CreatedApiKey without its key, which the gateway cannot present. */
   static readonly BROKEN_LABEL = 'answer without the key';
 
-  issueKey(options: { kind?: KeyKind; mode?: Mode; scopes: readonly string[]; accountId?: string }): IssuedKey {
+  issueKey(options: { kind?: KeyKind; mode?: Mode; scopes: readonly string[]; accountId?: string; rateLimitPerSecond?: number }): IssuedKey {
     const { kind = 'secret', mode = 'test', scopes } = options;
     const accountId = options.accountId ?? newId('acct');
     const generated = generateApiKey(kind, mode);
@@ -37,11 +39,12 @@ export class IdentityDouble {
       created_at: new Date().toISOString(),
       revoked_at: '',
     };
-    this.keys.push({ accountId, hash: generated.hash, record });
-    return { secret: generated.secret, accountId, principal: this.principal({ accountId, hash: generated.hash, record }) };
+    const stored = { accountId, hash: generated.hash, record, rateLimitPerSecond: options.rateLimitPerSecond };
+    this.keys.push(stored);
+    return { secret: generated.secret, accountId, principal: this.principal(stored) };
   }
 
-  private principal({ accountId, record }: StoredKey): identityV1.ApiKeyPrincipal {
+  private principal({ accountId, record, rateLimitPerSecond }: StoredKey): identityV1.ApiKeyPrincipal {
     return {
       key_id: record.id,
       prefix: record.prefix,
@@ -50,6 +53,7 @@ export class IdentityDouble {
       kind: record.kind,
       scopes: record.scopes,
       revoked: record.revoked_at !== '',
+      rate_limit_per_second: rateLimitPerSecond,
     };
   }
 

@@ -1,0 +1,138 @@
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { CachedKey } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
+import type { RedisClient } from '@ticketing/redis';
+import { requestState } from '../http/request-state';
+import type { Route } from '../routes/route';
+import { bucketOf, type Bucket, type Budget, type KeyBucket, type RateLimitSettings } from './budgets';
+import { clientAddress } from './client-address';
+import type { LimiterMetrics } from './limiter-metrics';
+import { secondsUntilReset, setRateLimitHeaders } from './rate-limit-headers';
+
+const REFUSALS: Record<Bucket, string> = {
+  account: 'Too many requests for this account',
+  scanning: 'Too many scanning requests for this account',
+  key_minting: 'Too many API keys minted for this account',
+  public: 'Too many requests from this address',
+  failed_authentication: 'Too many requests with an invalid API key from this address',
+};
+
+function rateLimited(bucket: Bucket, state: RateLimiterRes): ApiError {
+  return new ApiError('rate_limited', `${REFUSALS[bucket]}; retry after ${secondsUntilReset(state)} seconds (see the Retry-After header).`);
+}
+
+function refuse(res: Response, bucket: Bucket, limit: number, state: RateLimiterRes): never {
+  setRateLimitHeaders(res, limit, state);
+  res.setHeader('Retry-After', secondsUntilReset(state));
+  throw rateLimited(bucket, state);
+}
+
+/** Who a keyed bucket counts: the account in the key's mode, or (minting) the account. */
+function keySubject(bucket: KeyBucket, key: CachedKey): string {
+  return bucket === 'key_minting' ? key.account_id : `${key.account_id}:${key.mode}`;
+}
+
+/**
+ * The gateway's rate limits (docs/decisions/0021): fixed windows counted in Redis by
+ * rate-limiter-flexible, so every replica sees the same counts. Each piece is a middleware the
+ * route-table router places in the pipeline. When Redis fails the limiter fails open: the request
+ * goes on uncounted and LimiterMetrics reports it.
+ */
+export class RateLimits {
+  private readonly limiters = new Map<string, RateLimiterRedis>();
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly settings: RateLimitSettings,
+    private readonly metrics: LimiterMetrics,
+  ) {}
+
+  /** Public routes: per client address. */
+  readonly perClient: RequestHandler = async (req, res, next) => {
+    await this.admit(res, 'public', this.settings.budgets.public, clientAddress(req));
+    next();
+  };
+
+  /** Before the key is looked up: an address past its failed-authentication budget gets 429. */
+  readonly refuseFailingClients: RequestHandler = async (req, res, next) => {
+    const budget = this.settings.budgets.failed_authentication;
+    let state: RateLimiterRes | null;
+    try {
+      state = await this.limiter('failed_authentication', budget).get(clientAddress(req));
+    } catch (error) {
+      this.metrics.outage('failed_authentication', error);
+      return next();
+    }
+    if (state !== null && state.remainingPoints === 0) {
+      this.metrics.refusal('failed_authentication');
+      refuse(res, 'failed_authentication', budget.points, state);
+    }
+    next();
+  };
+
+  /** Right after authentication: an invalid key counts against its address, then the 401 goes on. */
+  readonly countFailedAuthentication: ErrorRequestHandler = async (error: unknown, req: Request, _res, next) => {
+    if (error instanceof ApiError && error.code === 'invalid_api_key') {
+      const budget = this.settings.budgets.failed_authentication;
+      await this.limiter('failed_authentication', budget)
+        .penalty(clientAddress(req))
+        .catch((storeError: unknown) => this.metrics.outage('failed_authentication', storeError));
+    }
+    next(error);
+  };
+
+  /** After authentication: the key's budget for this route (its account's own limit on the general one). */
+  forKey(route: Route): RequestHandler {
+    const bucket = bucketOf(route);
+    return async (_req, res, next) => {
+      const key = requestState(res).key!;
+      await this.admit(res, bucket, this.keyBudget(bucket, key), keySubject(bucket, key));
+      next();
+    };
+  }
+
+  private keyBudget(bucket: KeyBucket, key: CachedKey): Budget {
+    const budget = this.settings.budgets[bucket];
+    return bucket === 'account' && key.rate_limit_per_second !== undefined ? { ...budget, points: key.rate_limit_per_second } : budget;
+  }
+
+  /** Counts one request; over the budget it throws 429, and every outcome but an outage sets the headers. */
+  private async admit(res: Response, bucket: Bucket, budget: Budget, subject: string): Promise<void> {
+    let state: RateLimiterRes;
+    try {
+      state = await this.limiter(bucket, budget).consume(subject);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) {
+        this.metrics.outage(bucket, rejection);
+        return;
+      }
+      this.metrics.refusal(bucket);
+      refuse(res, bucket, budget.points, rejection);
+    }
+    setRateLimitHeaders(res, budget.points, state);
+  }
+
+  /**
+   * One limiter per bucket and limit. Limiters of one bucket share its Redis keys, so an
+   * account whose own limit changes keeps its count; there are as many as distinct overrides.
+   */
+  private limiter(bucket: Bucket, budget: Budget): RateLimiterRedis {
+    const id = `${bucket}:${budget.points}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis,
+        // node-redis v4+ (its option name); rejectIfRedisNotReady fails at once while the
+        // client reconnects, instead of queueing the command until Redis is back.
+        useRedisPackage: true,
+        rejectIfRedisNotReady: true,
+        keyPrefix: `${this.settings.redisPrefix}:${bucket}`,
+        points: budget.points,
+        duration: budget.windowSeconds,
+      });
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+}
