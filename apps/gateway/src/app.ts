@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import type { CallerOptions } from '@ticketing/grpc';
 import type { Logger } from '@ticketing/observability';
-import type { RedisClient } from '@ticketing/redis';
+import type { CachingRedisClient, RedisClient } from '@ticketing/redis';
 import { KeyVerifier } from './auth/key-verifier';
 import type { GatewayConfig } from './config';
 import type { BackendClients } from './grpc/service-calls';
@@ -20,6 +20,8 @@ import { routeTableRouter } from './routes/route-table.router';
 
 export interface GatewayDeps {
   redis: RedisClient;
+  /** Reads API-key cache entries, answering repeats from memory (connectCachingRedis). */
+  keyCacheRedis: CachingRedisClient;
   clients: BackendClients;
   config: Pick<GatewayConfig, 'INTERNAL_TOKEN_SECRET' | 'GRPC_DEADLINE_MS' | 'TRUST_PROXY'>;
   /** The limits and the Redis that counts them: `redis` itself in production. */
@@ -28,7 +30,7 @@ export interface GatewayDeps {
 }
 
 /** The whole public HTTP surface as an Express app, so tests and benchmarks can run it in-process. */
-export function createGatewayApp({ redis, clients, config, rateLimits, logger }: GatewayDeps): Express {
+export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLimits, logger }: GatewayDeps): Express {
   const caller: CallerOptions = { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS };
   const metrics = new HttpMetrics();
   const reference = buildApiReference(routeTable);
@@ -45,7 +47,7 @@ export function createGatewayApp({ redis, clients, config, rateLimits, logger }:
   app.use(DOCS_PATH, reference.explorerAssets);
   app.use(
     routeTableRouter(routeTable, {
-      verifier: new KeyVerifier(redis, clients.identity, caller),
+      verifier: new KeyVerifier(keyCacheRedis, clients.identity, caller),
       idempotencyStore: new IdempotencyStore(redis),
       rateLimits: new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metrics.registry, logger)),
       clients,

@@ -1,17 +1,21 @@
 import { catalogV1, identityV1 } from '@ticketing/contracts';
 import { createGrpcClient } from '@ticketing/grpc';
-import { connectRedis } from '@ticketing/redis';
+import { connectCachingRedis, connectRedis } from '@ticketing/redis';
 import { runService } from '@ticketing/service';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';
 import { closeGracefully, listen } from './http/http-server';
 import { rateLimitSettings } from './rate-limit/budgets';
 
+/** API keys whose cache entries this process keeps in memory (least recently used out first). */
+const KEY_CACHE_MAX_ENTRIES = 100_000;
+
 void runService({
   name: 'gateway',
   loadConfig: loadGatewayConfig,
   start: async (config, logger) => {
     const redis = await connectRedis(config.REDIS_URL, logger);
+    const keyCache = await connectCachingRedis(config.REDIS_URL, logger, KEY_CACHE_MAX_ENTRIES);
     const clients = {
       identity: createGrpcClient(identityV1.IdentityServiceClient, config.IDENTITY_GRPC_URL),
       events: createGrpcClient(catalogV1.EventServiceClient, config.CATALOG_GRPC_URL),
@@ -20,12 +24,12 @@ void runService({
       seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, config.CATALOG_GRPC_URL),
       discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
     };
-    const server = await listen(createGatewayApp({ redis, clients, config, rateLimits: { settings: rateLimitSettings(config), redis }, logger }), config.PORT);
+    const server = await listen(createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits: { settings: rateLimitSettings(config), redis }, logger }), config.PORT);
     logger.info({ port: config.PORT }, 'listening');
     return [
       { name: 'http server', run: () => closeGracefully(server) },
       { name: 'grpc clients', run: async () => Object.values(clients).forEach((client) => client.close()) },
-      { name: 'redis', run: () => redis.close() },
+      { name: 'redis', run: () => Promise.all([redis.close(), keyCache.client.close()]) },
     ];
   },
 });

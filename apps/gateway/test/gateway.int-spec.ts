@@ -6,7 +6,7 @@ import { CHECKOUT_SCOPES, effectiveScopes, hashApiKey, keyCacheEntry, SECRET_SCO
 import { catalogV1, identityV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { createGrpcClient, implementService, startGrpcServer, type RunningGrpcServer } from '@ticketing/grpc';
-import { connectRedis, type RedisClient } from '@ticketing/redis';
+import { connectCachingRedis, connectRedis, type RedisClient } from '@ticketing/redis';
 import { waitFor } from '@ticketing/testing';
 import { createGatewayApp } from '../src/app';
 import type { BackendClients } from '../src/grpc/service-calls';
@@ -32,6 +32,8 @@ const logger = pino(
 );
 
 let redis: RedisClient;
+/** The gateway's key-cache client; the test writes through `redis`, another connection, as identity does. */
+let keyCache: Awaited<ReturnType<typeof connectCachingRedis>>;
 let grpc: RunningGrpcServer;
 let clients: BackendClients;
 let http: Server;
@@ -41,6 +43,7 @@ const catalog = new CatalogDouble();
 
 beforeAll(async () => {
   redis = await connectRedis('redis://127.0.0.1:6379', logger);
+  keyCache = await connectCachingRedis('redis://127.0.0.1:6379', logger, 1_000);
   const peerOptions = { tokenSecret, logger: pino({ level: 'silent' }) };
   grpc = await startGrpcServer(
     [
@@ -59,7 +62,7 @@ beforeAll(async () => {
     discounts: createGrpcClient(catalogV1.DiscountServiceClient, `127.0.0.1:${grpc.port}`),
   };
   http = await listen(
-    createGatewayApp({ redis, clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false }, rateLimits: isolatedRateLimits(redis), logger }),
+    createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false }, rateLimits: isolatedRateLimits(redis), logger }),
     0,
   );
   baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -70,6 +73,7 @@ afterAll(async () => {
   Object.values(clients).forEach((client) => client.close());
   await grpc.shutdown();
   await redis.close();
+  await keyCache.client.close();
 });
 
 interface CallOptions {
@@ -118,8 +122,9 @@ describe('authentication', () => {
     expect(await redis.get(keyCacheEntry(hashApiKey(unknown)))).toBeNull();
   });
 
-  it('accepts the key as a Bearer token or in x-api-key, and answers the account in the key’s mode', async () => {
+  it('accepts the key as a Bearer token or in x-api-key, and answers the account in the key’s mode from the verified key alone', async () => {
     const issued = identity.issueKey({ scopes: [] });
+    const accountCalls = identity.accountCalls;
     const bearer = await call('GET', '/v1/account', { key: issued.secret });
     expect(bearer.status).toBe(200);
     expect(bearer.body).toEqual({
@@ -132,6 +137,7 @@ describe('authentication', () => {
       created_at: '2027-01-01T00:00:00.000Z',
     });
     expect((await call('GET', '/v1/account', { headers: { 'x-api-key': issued.secret } })).status).toBe(200);
+    expect(identity.accountCalls).toBe(accountCalls);
   });
 
   it('refuses a publishable key on a secret route and a secret key on checkout, with 401', async () => {
@@ -145,13 +151,19 @@ describe('authentication', () => {
     expect(response.body.error).toMatchObject({ type: 'authorization_error', message: 'Missing required scope: events:write' });
   });
 
-  it('caches a verified key, and refuses it on the very next request once identity writes the revoked tombstone', async () => {
+  it('caches a verified key in Redis and in memory, and refuses it on the very next request once identity writes the revoked tombstone', async () => {
     const issued = identity.issueKey({ scopes: ['events:read'] });
     const entry = keyCacheEntry(hashApiKey(issued.secret));
     const verifyCalls = identity.verifyCalls;
 
     expect((await call('GET', '/v1/events', { key: issued.secret })).status).toBe(200);
+    // The fill invalidated what this client had read (nothing); the next request reads the entry into memory.
     expect((await call('GET', '/v1/events', { key: issued.secret })).status).toBe(200);
+    const hits = keyCache.cache.stats().hitCount;
+    expect((await call('GET', '/v1/events', { key: issued.secret })).status).toBe(200);
+    expect((await call('GET', '/v1/events', { key: issued.secret })).status).toBe(200);
+    // Answered from this process's memory: neither identity nor Redis was asked again.
+    expect(keyCache.cache.stats().hitCount).toBe(hits + 2);
     expect(identity.verifyCalls).toBe(verifyCalls + 1);
     const cached: CachedKey = JSON.parse((await redis.get(entry))!);
     expect(cached).toMatchObject({ key_id: issued.principal.key_id, account_id: issued.accountId, revoked: false });

@@ -1,4 +1,4 @@
-import { generateApiKey, hashApiKey, KEY_CACHE_TTL_SECONDS, keyCacheEntry, type CachedKey } from '@ticketing/auth';
+import { REVOKED_KEY_ENTRY, generateApiKey, hashApiKey, KEY_CACHE_TTL_SECONDS, keyCacheEntry, type CachedKey } from '@ticketing/auth';
 import type { identityV1 } from '@ticketing/contracts';
 import { ApiKeyRepository } from '../src/repositories/api-key.repository';
 import { IdentityHarness, type TestAccount, type TestKey } from './support/identity-harness';
@@ -113,6 +113,7 @@ describe('identity: listing and revoking keys (real PostgreSQL, Redis and gRPC)'
         kind: 'secret',
         scopes: ['events:read', 'tickets:read'],
         revoked: false,
+        account: { name: 'Test account', live_mode_activated: false, created_at: '2027-01-01T00:00:00.000Z' },
       };
       await identity.redis.set(name, JSON.stringify(cachedByGateway), { condition: 'NX', expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } });
 
@@ -121,7 +122,7 @@ describe('identity: listing and revoking keys (real PostgreSQL, Redis and gRPC)'
       expect(new Date(revoked.revoked_at).getTime()).toBeGreaterThan(0);
 
       const cached = await readCache(victim.secret);
-      expect(cached.entry).toEqual({ ...cachedByGateway, revoked: true });
+      expect(cached.entry).toEqual(REVOKED_KEY_ENTRY);
       expect(cached.ttl).toBeGreaterThan(KEY_CACHE_TTL_SECONDS - 10);
       expect(cached.ttl).toBeLessThanOrEqual(KEY_CACHE_TTL_SECONDS);
       // A gateway fill racing the revocation (SET NX) cannot bring the key back.
@@ -135,12 +136,12 @@ describe('identity: listing and revoking keys (real PostgreSQL, Redis and gRPC)'
     it('writes the tombstone even when the gateway had not cached the key, and again on a repeated revocation', async () => {
       const victim = await identity.mint(account.id, account.testRoot, { label: 'never used', scopes: ['events:read'] });
       const first = await identity.revokeApiKey(account.testRoot.claims, victim.record.prefix);
-      expect((await readCache(victim.secret)).entry).toMatchObject({ key_id: victim.record.id, revoked: true });
+      expect((await readCache(victim.secret)).entry).toEqual(REVOKED_KEY_ENTRY);
 
       await identity.redis.del(keyCacheEntry(hashApiKey(victim.secret)));
       const again = await identity.revokeApiKey(account.testRoot.claims, victim.record.prefix);
       expect(again).toEqual(first);
-      expect((await readCache(victim.secret)).entry).toMatchObject({ key_id: victim.record.id, revoked: true });
+      expect((await readCache(victim.secret)).entry).toEqual(REVOKED_KEY_ENTRY);
     });
 
     it('refuses to revoke the calling key, which stays active', async () => {

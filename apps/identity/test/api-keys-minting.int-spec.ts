@@ -42,6 +42,8 @@ describe('identity: accounts, minting and verification (real PostgreSQL, Redis a
         kind: 'secret',
         scopes: ['scanning:write'],
         revoked: false,
+        // What the gateway answers GET /v1/account with, from its key cache.
+        account: { id: account.id, name: 'Test account', mode: 'test', live_mode_activated: false, created_at: expect.any(String) },
       });
     });
 

@@ -15,7 +15,21 @@ export interface CachedKey {
   revoked: boolean;
   /** The account's own requests-per-second budget; absent means the gateway's default. */
   rate_limit_per_second?: number;
+  /** What GET /v1/account shows of the key's account, answered from this cache. */
+  account: CachedAccount;
 }
+
+export interface CachedAccount {
+  name: string;
+  live_mode_activated: boolean;
+  created_at: string;
+}
+
+/**
+ * What identity writes over a revoked key's entry. The gateway refuses any entry that says
+ * `revoked: true`, whatever else it holds.
+ */
+export const REVOKED_KEY_ENTRY = { revoked: true } as const;
 
 export const KEY_CACHE_TTL_SECONDS = 300;
 

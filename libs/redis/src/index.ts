@@ -1,4 +1,4 @@
-import { createClient } from 'redis';
+import { BasicClientSideCache, createClient } from 'redis';
 import type { Logger } from '@ticketing/observability';
 
 function createRedisClient(url: string) {
@@ -7,10 +7,34 @@ function createRedisClient(url: string) {
 
 export type RedisClient = ReturnType<typeof createRedisClient>;
 
+function onConnectionError(logger: Logger) {
+  return (error: unknown) => logger.error({ err: error }, 'redis connection error');
+}
+
 /** A connected client that logs (rather than throws) connection errors while it reconnects. */
 export async function connectRedis(url: string, logger: Logger): Promise<RedisClient> {
   const client = createRedisClient(url);
-  client.on('error', (error: unknown) => logger.error({ err: error }, 'redis connection error'));
+  client.on('error', onConnectionError(logger));
   await client.connect();
   return client;
+}
+
+function createCachingRedisClient(url: string, cache: BasicClientSideCache) {
+  return createClient({ url, RESP: 3, clientSideCache: cache });
+}
+
+export type CachingRedisClient = ReturnType<typeof createCachingRedisClient>;
+
+/**
+ * A client whose reads (GET) are answered from this process's memory after the first one: Redis
+ * tracks what the client read and pushes an invalidation the moment any client changes or expires
+ * one of those keys, before it acknowledges that write. A broken connection empties the cache, so
+ * nothing stale outlives a missed invalidation. `cache.stats()` tells hits and misses.
+ */
+export async function connectCachingRedis(url: string, logger: Logger, maxEntries: number): Promise<{ client: CachingRedisClient; cache: BasicClientSideCache }> {
+  const cache = new BasicClientSideCache({ maxEntries, evictPolicy: 'LRU' });
+  const client = createCachingRedisClient(url, cache);
+  client.on('error', onConnectionError(logger));
+  await client.connect();
+  return { client, cache };
 }

@@ -3,7 +3,7 @@ import { hashApiKey, KEY_CACHE_TTL_SECONDS, KEY_KINDS, keyCacheEntry, looksLikeA
 import type { identityV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { callUnary, type CallerOptions } from '@ticketing/grpc';
-import type { RedisClient } from '@ticketing/redis';
+import type { CachingRedisClient } from '@ticketing/redis';
 
 const cachedKey = z.object({
   key_id: z.string(),
@@ -14,6 +14,7 @@ const cachedKey = z.object({
   scopes: z.array(z.string()),
   revoked: z.boolean(),
   rate_limit_per_second: z.number().int().positive().optional(),
+  account: z.object({ name: z.string(), live_mode_activated: z.boolean(), created_at: z.string() }),
 }) satisfies z.ZodType<CachedKey>;
 
 const tombstone = z.object({ revoked: z.literal(true) });
@@ -34,13 +35,16 @@ function fromCache(text: string): CachedKey {
 }
 
 /**
- * Resolves a presented key to the key record it names: Redis first, identity on a miss. Keys
- * travel only as their SHA-256 hash. The cache is filled with SET NX so that identity's
- * revocation tombstone, written unconditionally, always wins a race with a fill.
+ * Resolves a presented key to the key record it names: the cache entry in Redis first, identity
+ * on a miss. Keys travel only as their SHA-256 hash. The cache is filled with SET NX so that
+ * identity's revocation tombstone, written unconditionally, always wins a race with a fill.
+ * Entries are read through a client-side-caching Redis client, so a key seen before costs no
+ * round trip at all, and a revocation still reaches this process before identity's write is
+ * acknowledged (decision 0007).
  */
 export class KeyVerifier {
   constructor(
-    private readonly redis: RedisClient,
+    private readonly redis: CachingRedisClient,
     private readonly identity: identityV1.IdentityServiceClient,
     private readonly caller: CallerOptions,
   ) {}

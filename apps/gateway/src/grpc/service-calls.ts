@@ -40,6 +40,9 @@ export function serviceCalls<TClient extends object>(client: TClient, claims: In
   });
 }
 
+/** Each service's calls are made up only when a handler reaches for that service. */
 export function backendServices(clients: BackendClients, claims: InternalClaims, options: CallerOptions): BackendServices {
-  return Object.fromEntries(Object.entries(clients).map(([name, client]) => [name, serviceCalls(client, claims, options)])) as BackendServices;
+  return new Proxy({} as BackendServices, {
+    get: (_target, name) => serviceCalls(Reflect.get(clients, name) as object, claims, options),
+  });
 }

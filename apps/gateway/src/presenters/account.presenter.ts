@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { MODES } from '@ticketing/auth';
-import type { identityV1 } from '@ticketing/contracts';
-import { modeOf } from './fields';
+import { MODES, type CachedKey } from '@ticketing/auth';
 import { resourceFields } from './resource.schema';
 
 export const accountResource = z
@@ -13,15 +11,15 @@ export const accountResource = z
   })
   .meta({ id: 'Account' });
 
-export function presentAccount(account: identityV1.Account): z.output<typeof accountResource> {
-  const mode = modeOf(account.mode);
+/** The account of the key that asked, as the gateway caches it with the key. */
+export function presentAccount(key: CachedKey): z.output<typeof accountResource> {
   return {
-    id: account.id,
+    id: key.account_id,
     object: 'account',
-    livemode: mode === 'live',
-    name: account.name,
-    mode,
-    live_mode_activated: account.live_mode_activated,
-    created_at: account.created_at,
+    livemode: key.mode === 'live',
+    name: key.account.name,
+    mode: key.mode,
+    live_mode_activated: key.account.live_mode_activated,
+    created_at: key.account.created_at,
   };
 }

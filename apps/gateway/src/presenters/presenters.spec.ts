@@ -1,3 +1,4 @@
+import type { CachedKey } from '@ticketing/auth';
 import { presentAccount } from './account.presenter';
 import { apiKeyResource, presentApiKey, presentCreatedApiKey } from './api-key.presenter';
 import { eventResource, presentEvent } from './event.presenter';
@@ -42,7 +43,17 @@ describe('presenters', () => {
   });
 
   it('shows the account in the mode of the key that asked', () => {
-    expect(presentAccount({ id: 'acct_1', name: 'Acme', mode: 'live', live_mode_activated: true, created_at: '2027-01-01T00:00:00.000Z' })).toEqual({
+    const key: CachedKey = {
+      key_id: 'key_1',
+      prefix: 'sk_live_abc',
+      account_id: 'acct_1',
+      mode: 'live',
+      kind: 'secret',
+      scopes: [],
+      revoked: false,
+      account: { name: 'Acme', live_mode_activated: true, created_at: '2027-01-01T00:00:00.000Z' },
+    };
+    expect(presentAccount(key)).toEqual({
       id: 'acct_1',
       object: 'account',
       livemode: true,

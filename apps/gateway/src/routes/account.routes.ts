@@ -28,7 +28,8 @@ export const accountRoutes = [
     tag: TAG,
     access: secretKey(null),
     response: accountResource,
-    handler: async (_input, { services }) => presentAccount(await services.identity.getAccount({})),
+    // Answered from the verified key, which carries its account: no call, no query.
+    handler: async (_input, { key }) => presentAccount(key!),
   }),
   defineRoute({
     operationId: 'createApiKey',

@@ -43,7 +43,7 @@ function respond(route: Route & { handler: NonNullable<Route['handler']> }, deps
     const state = requestState(res);
     const caller = state.idempotency ? { ...deps.caller, idempotency: state.idempotency } : deps.caller;
     const services = backendServices(deps.clients, internalClaims(state.requestId, state.key), caller);
-    const body = await route.handler(state.input!, { services, reference: deps.reference });
+    const body = await route.handler(state.input!, { services, reference: deps.reference, key: state.key });
     if (route.produces === 'text/html') res.type('html').send(body);
     else res.json(body);
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Scope } from '@ticketing/auth';
+import type { CachedKey, Scope } from '@ticketing/auth';
 import type { BackendServices } from '../grpc/service-calls';
 import type { ApiReference } from '../openapi/api-reference';
 
@@ -32,6 +32,8 @@ export interface HandlerContext {
   /** The backend services, called as the authenticated key (and tenant) of this request. */
   services: BackendServices;
   reference: ApiReference;
+  /** The authenticated key, with what the gateway caches of its account; absent on public routes. */
+  key?: CachedKey;
 }
 
 export type MediaType = 'application/json' | 'text/html';

@@ -22,6 +22,8 @@ export interface IssuedKey {
 export class IdentityDouble {
   private readonly keys: StoredKey[] = [];
   verifyCalls = 0;
+  /** GetAccount calls, which the gateway should never need: the verified key carries its account. */
+  accountCalls = 0;
   /** Minting with this label answers a CreatedApiKey without its key, which the gateway cannot present. */
   static readonly BROKEN_LABEL = 'answer without the key';
 
@@ -54,6 +56,7 @@ export class IdentityDouble {
       scopes: record.scopes,
       revoked: record.revoked_at !== '',
       rate_limit_per_second: rateLimitPerSecond,
+      account: { id: accountId, name: 'Double Account', mode: record.mode, live_mode_activated: false, created_at: '2027-01-01T00:00:00.000Z' },
     };
   }
 
@@ -65,13 +68,16 @@ export class IdentityDouble {
         if (!key) throw ApiError.resourceMissing('api key', key_hash.slice(0, 8));
         return this.principal(key);
       },
-      getAccount: async (_request, context) => ({
+      getAccount: async (_request, context) => {
+        this.accountCalls += 1;
+        return {
         id: context.tenant.accountId,
         name: 'Double Account',
         mode: context.tenant.mode,
         live_mode_activated: false,
         created_at: '2027-01-01T00:00:00.000Z',
-      }),
+      };
+      },
       createApiKey: async (request, context) => {
         const issued = this.issueKey({
           kind: (request.kind || 'secret') as KeyKind,

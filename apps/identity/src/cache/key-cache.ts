@@ -1,6 +1,6 @@
-import { KEY_CACHE_TTL_SECONDS, keyCacheEntry } from '@ticketing/auth';
+import { KEY_CACHE_TTL_SECONDS, keyCacheEntry, REVOKED_KEY_ENTRY } from '@ticketing/auth';
 import type { RedisClient } from '@ticketing/redis';
-import { toCachedKey, type ApiKeyRecord } from '../domain/api-key';
+import type { ApiKeyRecord } from '../domain/api-key';
 
 /**
  * Identity's side of the gateway's key-verification cache (libs/auth key-cache.ts): a revoked
@@ -11,7 +11,6 @@ export class KeyCache {
   constructor(private readonly redis: RedisClient) {}
 
   async writeRevoked(key: ApiKeyRecord): Promise<void> {
-    const entry = { ...toCachedKey(key), revoked: true };
-    await this.redis.set(keyCacheEntry(key.key_hash), JSON.stringify(entry), { expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } });
+    await this.redis.set(keyCacheEntry(key.key_hash), JSON.stringify(REVOKED_KEY_ENTRY), { expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } });
   }
 }

@@ -3,7 +3,7 @@ import type { AsyncServiceImplementation } from '@ticketing/grpc';
 import type { KeyCache } from '../cache/key-cache';
 import type { PrismaClient } from '../db';
 import type { Account } from '../domain/account';
-import { toPrincipal, type ApiKeyRecord } from '../domain/api-key';
+import type { ApiKeyRecord } from '../domain/api-key';
 import { CreateApiKeyUseCase } from '../usecases/create-api-key/create-api-key.usecase';
 import { GetAccountUseCase } from '../usecases/get-account/get-account.usecase';
 import { ListApiKeysUseCase } from '../usecases/list-api-keys/list-api-keys.usecase';
@@ -34,6 +34,24 @@ function toAccountMessage(account: Account, mode: string): identityV1.Account {
   };
 }
 
+/**
+ * What the gateway authorizes a request with and caches under the key's hash: the key, with what
+ * the gateway needs of its account (its rate limit, and what GET /v1/account shows).
+ */
+function toPrincipalMessage(key: ApiKeyRecord, account: Account): identityV1.ApiKeyPrincipal {
+  return {
+    key_id: key.id,
+    prefix: key.prefix,
+    account_id: key.account_id,
+    mode: key.mode,
+    kind: key.kind,
+    scopes: key.scopes,
+    revoked: key.revoked_at !== null,
+    rate_limit_per_second: account.rate_limit_per_second ?? undefined,
+    account: toAccountMessage(account, key.mode),
+  };
+}
+
 /** Transport only: decode, call one use case with the token's tenant and key, encode. */
 export function identityGrpcHandlers(prisma: PrismaClient, keyCache: KeyCache): AsyncServiceImplementation<identityV1.IdentityServiceServer> {
   const verifyApiKey = new VerifyApiKeyUseCase(prisma);
@@ -45,7 +63,7 @@ export function identityGrpcHandlers(prisma: PrismaClient, keyCache: KeyCache): 
     // The gateway resolves keys before it knows the tenant, so this one needs no tenant.
     verifyApiKey: async (request) => {
       const { key, account } = await verifyApiKey.execute(request.key_hash);
-      return toPrincipal(key, account);
+      return toPrincipalMessage(key, account);
     },
     getAccount: async (_request, context) => toAccountMessage(await getAccount.execute(context.tenant), context.tenant.mode),
     createApiKey: async (request, context) => {

@@ -36,7 +36,14 @@ export interface ApiKeyPrincipal {
   scopes: string[];
   revoked: boolean;
   /** The account's own requests-per-second budget (both modes); absent means the gateway's default. */
-  rate_limit_per_second?: number | undefined;
+  rate_limit_per_second?:
+    | number
+    | undefined;
+  /**
+   * The key's account as GET /v1/account shows it to this key (mode = the key's mode), so the
+   * gateway answers that call from its key cache.
+   */
+  account: Account | undefined;
 }
 
 export interface GetAccountRequest {
@@ -149,6 +156,7 @@ function createBaseApiKeyPrincipal(): ApiKeyPrincipal {
     scopes: [],
     revoked: false,
     rate_limit_per_second: undefined,
+    account: undefined,
   };
 }
 
@@ -177,6 +185,9 @@ export const ApiKeyPrincipal: MessageFns<ApiKeyPrincipal> = {
     }
     if (message.rate_limit_per_second !== undefined) {
       writer.uint32(64).uint32(message.rate_limit_per_second);
+    }
+    if (message.account !== undefined) {
+      Account.encode(message.account, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -256,6 +267,14 @@ export const ApiKeyPrincipal: MessageFns<ApiKeyPrincipal> = {
             }
 
             message.rate_limit_per_second = reader.uint32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.account = Account.decode(reader, reader.uint32());
             continue;
           }
         }
