@@ -1,0 +1,258 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createClient } from 'redis';
+import { catalogV1, identityV1 } from '@ticketing/contracts';
+import { createGrpcClient, implementService, startGrpcServer, type RunningGrpcServer } from '@ticketing/grpc';
+import { connectCachingRedis, connectRedis, type RedisClient } from '@ticketing/redis';
+import { createGatewayApp, type GatewayDeps } from '../src/app';
+import type { BackendClients } from '../src/grpc/service-calls';
+import { closeGracefully, listen } from '../src/http/http-server';
+import { CatalogDouble } from './support/catalog.double';
+import { IdentityDouble } from './support/identity.double';
+import { isolatedRateLimits } from './support/rate-limits';
+
+const tokenSecret = 'gateway-rate-limit-secret-0123456789';
+const OUTAGE_LOG = 'rate limiter cannot reach Redis';
+
+/** Small limits and a window no test outlasts, so counts never reset under a test. */
+const WINDOW = 600;
+const budgets = {
+  account: { points: 3, windowSeconds: WINDOW },
+  scanning: { points: 2, windowSeconds: WINDOW },
+  key_minting: { points: 1, windowSeconds: WINDOW },
+  public: { points: 2, windowSeconds: WINDOW },
+  failed_authentication: { points: 2, windowSeconds: WINDOW },
+};
+
+const identity = new IdentityDouble();
+const catalog = new CatalogDouble();
+let redis: RedisClient;
+let keyCache: Awaited<ReturnType<typeof connectCachingRedis>>;
+let grpc: RunningGrpcServer;
+let clients: BackendClients;
+const servers: Server[] = [];
+
+interface Gateway {
+  url: string;
+  logLines: string[];
+}
+
+/** A gateway replica in this process; replicas given the same `rateLimits` count together. */
+async function startGateway(rateLimits: GatewayDeps['rateLimits']): Promise<Gateway> {
+  const logLines: string[] = [];
+  const logger = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    }),
+  );
+  const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: 'loopback' };
+  const server = await listen(createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits, logger }), 0);
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logLines };
+}
+
+let gateway: Gateway;
+let replica: Gateway;
+
+beforeAll(async () => {
+  redis = await connectRedis('redis://127.0.0.1:6379', pino({ level: 'silent' }));
+  keyCache = await connectCachingRedis('redis://127.0.0.1:6379', pino({ level: 'silent' }), 1_000);
+  const peerOptions = { tokenSecret, logger: pino({ level: 'silent' }) };
+  grpc = await startGrpcServer(
+    [
+      { definition: identityV1.IdentityServiceService, implementation: implementService<identityV1.IdentityServiceServer>(identity.handlers(), peerOptions) },
+      { definition: catalogV1.EventServiceService, implementation: implementService<catalogV1.EventServiceServer>(catalog.handlers(), peerOptions) },
+    ],
+    0,
+  );
+  const address = `127.0.0.1:${grpc.port}`;
+  clients = {
+    identity: createGrpcClient(identityV1.IdentityServiceClient, address),
+    events: createGrpcClient(catalogV1.EventServiceClient, address),
+    organizations: createGrpcClient(catalogV1.OrganizationServiceClient, address),
+    tiers: createGrpcClient(catalogV1.TierServiceClient, address),
+    seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, address),
+    discounts: createGrpcClient(catalogV1.DiscountServiceClient, address),
+  };
+  const shared = isolatedRateLimits(redis, budgets);
+  gateway = await startGateway(shared);
+  replica = await startGateway(shared);
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map(closeGracefully));
+  Object.values(clients).forEach((client) => client.close());
+  await grpc.shutdown();
+  await keyCache.client.close();
+  await redis.close();
+});
+
+let addresses = 0;
+/** A client address of its own for each caller (the gateways trust X-Forwarded-For from loopback). */
+const newClientAddress = () => `198.51.100.${(addresses += 1)}`;
+
+async function call(target: Gateway, method: string, path: string, options: { key?: string; from?: string; body?: unknown } = {}) {
+  const headers: Record<string, string> = { 'x-forwarded-for': options.from ?? newClientAddress() };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${target.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: response.headers.get('content-type')?.includes('json') && text ? JSON.parse(text) : text };
+}
+type Answer = Awaited<ReturnType<typeof call>>;
+
+function expectBudget(response: Answer, limit: number, remaining: number): void {
+  expect(response.headers.get('ratelimit-limit')).toBe(String(limit));
+  expect(response.headers.get('ratelimit-remaining')).toBe(String(remaining));
+  const reset = Number(response.headers.get('ratelimit-reset'));
+  expect(Number.isInteger(reset) && reset >= 1 && reset <= WINDOW).toBe(true);
+}
+
+function expectRateLimited(response: Answer, limit: number): void {
+  expect(response.status).toBe(429);
+  expect(response.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited', message: expect.stringContaining('Retry-After') });
+  expect(response.body.error.request_id).toBe(response.headers.get('request-id'));
+  expectBudget(response, limit, 0);
+  expect(response.headers.get('retry-after')).toBe(response.headers.get('ratelimit-reset'));
+}
+
+const secretKey = (scopes: string[], options: { accountId?: string; mode?: 'test' | 'live'; rateLimitPerSecond?: number } = {}) =>
+  identity.issueKey({ scopes, ...options }).secret;
+
+describe('per-account budget', () => {
+  it('counts every key of an account in one mode, then answers 429 rate_limited with Retry-After and the RateLimit headers', async () => {
+    const first = identity.issueKey({ scopes: [] });
+    const second = secretKey([], { accountId: first.accountId });
+    for (const [key, remaining] of [[first.secret, 2], [second, 1], [first.secret, 0]] as const) {
+      const answered = await call(gateway, 'GET', '/v1/account', { key });
+      expect(answered.status).toBe(200);
+      expectBudget(answered, 3, remaining);
+    }
+    expectRateLimited(await call(gateway, 'GET', '/v1/account', { key: second }), 3);
+
+    // The same account's live mode, and any other account, have budgets of their own.
+    expectBudget(await call(gateway, 'GET', '/v1/account', { key: secretKey([], { accountId: first.accountId, mode: 'live' }) }), 3, 2);
+    expectBudget(await call(gateway, 'GET', '/v1/account', { key: secretKey([]) }), 3, 2);
+  });
+
+  it('is one count for every gateway replica sharing the Redis', async () => {
+    const key = secretKey([]);
+    expectBudget(await call(gateway, 'GET', '/v1/account', { key }), 3, 2);
+    expectBudget(await call(replica, 'GET', '/v1/account', { key }), 3, 1);
+    expectBudget(await call(gateway, 'GET', '/v1/account', { key }), 3, 0);
+    expectRateLimited(await call(replica, 'GET', '/v1/account', { key }), 3);
+  });
+
+  it("applies the account's own limit, carried with its verified key", async () => {
+    const key = secretKey([], { rateLimitPerSecond: 5 });
+    for (let remaining = 4; remaining >= 0; remaining -= 1) {
+      const answered = await call(gateway, 'GET', '/v1/account', { key });
+      expect(answered.status).toBe(200);
+      expectBudget(answered, 5, remaining);
+    }
+    expectRateLimited(await call(gateway, 'GET', '/v1/account', { key }), 5);
+  });
+
+  it('also counts requests the key checks refuse, so 403s carry the headers too', async () => {
+    const key = secretKey([]);
+    const refused = await call(gateway, 'GET', '/v1/events', { key });
+    expect(refused.status).toBe(403);
+    expectBudget(refused, 3, 2);
+  });
+});
+
+describe('separate buckets', () => {
+  it('gives key minting its own, stricter bucket, apart from the general budget', async () => {
+    const key = secretKey(['keys:manage']);
+    const minted = await call(gateway, 'POST', '/v1/account/keys', { key, body: { label: 'door', scopes: ['scanning:write'] } });
+    expect(minted.status).toBe(200);
+    expectBudget(minted, 1, 0);
+    expectRateLimited(await call(replica, 'POST', '/v1/account/keys', { key, body: { label: 'door 2', scopes: ['scanning:write'] } }), 1);
+
+    const listed = await call(gateway, 'GET', '/v1/account/keys', { key });
+    expect(listed.status).toBe(200);
+    expectBudget(listed, 3, 2);
+  });
+
+  it('gives door scanning its own budget, so a scanning flood leaves the API budget alone', async () => {
+    const scanner = identity.issueKey({ scopes: ['scanning:write'] });
+    for (const remaining of [1, 0]) {
+      const scanned = await call(gateway, 'POST', '/v1/scan/validate', { key: scanner.secret, body: {} });
+      expect(scanned.status).toBe(501);
+      expectBudget(scanned, 2, remaining);
+    }
+    expectRateLimited(await call(gateway, 'POST', '/v1/scan/batch', { key: scanner.secret, body: {} }), 2);
+
+    const api = await call(gateway, 'GET', '/v1/account', { key: secretKey([], { accountId: scanner.accountId }) });
+    expect(api.status).toBe(200);
+    expectBudget(api, 3, 2);
+  });
+});
+
+describe('per client address', () => {
+  it('limits the public routes per address', async () => {
+    const from = newClientAddress();
+    for (const remaining of [1, 0]) {
+      const health = await call(gateway, 'GET', '/v1/health', { from });
+      expect(health.status).toBe(200);
+      expectBudget(health, 2, remaining);
+    }
+    expectRateLimited(await call(replica, 'GET', '/v1/openapi.json', { from }), 2);
+    expect((await call(gateway, 'GET', '/v1/health', { from: newClientAddress() })).status).toBe(200);
+  });
+
+  it('refuses an address past its failed authentications with 429 before looking up the key it sends', async () => {
+    const from = newClientAddress();
+    const unknown = 'sk_test_' + 'x'.repeat(32);
+    for (const target of [gateway, replica]) {
+      const refused = await call(target, 'GET', '/v1/account', { key: unknown, from });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe('invalid_api_key');
+    }
+
+    const valid = secretKey([]);
+    const verifyCalls = identity.verifyCalls;
+    expectRateLimited(await call(gateway, 'GET', '/v1/account', { key: valid, from }), 2);
+    expect(identity.verifyCalls).toBe(verifyCalls);
+
+    // Another address with the same key is served; a missing key is no failed guess.
+    expect((await call(gateway, 'GET', '/v1/account', { key: valid })).status).toBe(200);
+    const another = newClientAddress();
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await call(gateway, 'GET', '/v1/account', { from: another })).status).toBe(401);
+    expect((await call(gateway, 'GET', '/v1/account', { key: valid, from: another })).status).toBe(200);
+  });
+});
+
+describe('when the limiter cannot reach Redis', () => {
+  it('lets requests through uncounted, says so in a metric and in a bounded number of log lines', async () => {
+    // Never connected: as a client whose Redis went away, it is not ready.
+    const unreachable = createClient({ url: 'redis://127.0.0.1:1' }) as unknown as RedisClient;
+    const outage = await startGateway({ ...isolatedRateLimits(redis, budgets), redis: unreachable });
+    const uncounted = async () => {
+      const metrics = await call(outage, 'GET', '/metrics');
+      const sample = /^gateway_rate_limiter_unavailable_total\{bucket="account"\} (\d+)$/m.exec(metrics.body);
+      return sample ? Number(sample[1]) : 0;
+    };
+    const before = await uncounted();
+
+    const key = secretKey([]);
+    const requests = budgets.account.points + 2;
+    for (let index = 0; index < requests; index += 1) {
+      const answered = await call(outage, 'GET', '/v1/account', { key });
+      expect(answered.status).toBe(200);
+      expect(answered.headers.get('ratelimit-limit')).toBeNull();
+    }
+    expect((await call(outage, 'GET', '/v1/health')).status).toBe(200);
+
+    expect(await uncounted()).toBe(before + requests);
+    const outageLines = outage.logLines.filter((line) => line.includes(OUTAGE_LOG));
+    expect(outageLines.length).toBeGreaterThanOrEqual(1);
+    expect(outageLines.length).toBeLessThan(requests);
+  });
+});
