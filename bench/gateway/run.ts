@@ -113,7 +113,9 @@ async function main(): Promise<void> {
 
   await assertPortsFree(PORT_OFFSET);
   await setup();
-  const running = await launchAll({ portOffset: PORT_OFFSET, logDir: path.join(benchDir, 'logs'), cpuProfileDir });
+  // One key far past the default rate limit: every request is still counted, none refused.
+  const env = { gateway: { RATE_LIMIT_PER_SECOND: '1000000' } };
+  const running = await launchAll({ portOffset: PORT_OFFSET, env, logDir: path.join(benchDir, 'logs'), cpuProfileDir });
   const bare = await startBareServer();
   try {
     await waitForSystem(running, PORT_OFFSET);

@@ -13,7 +13,9 @@ export default async function e2eGlobalSetup(): Promise<void> {
   const logDir = path.join(repoRoot, '.data/e2e');
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(path.join(logDir, 'services.log'), { flags: 'w' });
-  const running = await launchAll({ portOffset: E2E_PORT_OFFSET, onOutput: (service, line) => log.write(`${service} | ${line}\n`) });
+  // Suites create data as fast as one client can; the limits themselves are tested in apps/gateway/test.
+  const env = { gateway: { RATE_LIMIT_PER_SECOND: '10000' } };
+  const running = await launchAll({ portOffset: E2E_PORT_OFFSET, env, onOutput: (service, line) => log.write(`${service} | ${line}\n`) });
   for (const service of running) recordPid(service.name, service.process.pid!);
   try {
     await waitForSystem(running, E2E_PORT_OFFSET);
