@@ -1,4 +1,6 @@
-import { hashApiKey } from '@ticketing/auth';
+import { hashApiKey, keyCacheEntry } from '@ticketing/auth';
+import { KeyCache } from '../src/cache/key-cache';
+import { ActivateLiveModeUseCase } from '../src/usecases/activate-live-mode/activate-live-mode.usecase';
 import { SetAccountRateLimitUseCase } from '../src/usecases/set-account-rate-limit/set-account-rate-limit.usecase';
 import { IdentityHarness } from './support/identity-harness';
 
@@ -8,7 +10,7 @@ describe("identity: an account's own rate limit, carried by VerifyApiKey (real P
 
   beforeAll(async () => {
     identity = await IdentityHarness.start();
-    setRateLimit = new SetAccountRateLimitUseCase(identity.prisma);
+    setRateLimit = new SetAccountRateLimitUseCase(identity.prisma, new KeyCache(identity.redis));
   });
 
   afterAll(async () => {
@@ -40,5 +42,26 @@ describe("identity: an account's own rate limit, carried by VerifyApiKey (real P
     await expect(setRateLimit.execute({ accountId: account.id, perSecond: 0 })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'rate_limit_per_second' });
     await expect(setRateLimit.execute({ accountId: 'acct_00000000000000000000000000', perSecond: 5 })).rejects.toMatchObject({ code: 'resource_missing' });
     expect((await identity.prisma.account.findUniqueOrThrow({ where: { id: account.id } })).rate_limit_per_second).toBe(9);
+  });
+
+  it('makes every gateway forget the account\'s cached keys when its rate limit or live mode changes, so the change applies on the next request', async () => {
+    const account = await identity.createAccount();
+    const other = await identity.createAccount();
+    const entry = (secret: string) => keyCacheEntry(hashApiKey(secret));
+    const cacheAsGateway = (secret: string) => identity.redis.set(entry(secret), JSON.stringify({ cached: 'by a gateway' }));
+    const cached = async (secret: string) => (await identity.redis.exists(entry(secret))) === 1;
+
+    await cacheAsGateway(account.testRoot.secret);
+    await cacheAsGateway(other.testRoot.secret);
+    await setRateLimit.execute({ accountId: account.id, perSecond: 3 });
+    expect(await cached(account.testRoot.secret)).toBe(false);
+    expect(await cached(other.testRoot.secret)).toBe(true);
+
+    await cacheAsGateway(account.testRoot.secret);
+    const live = await new ActivateLiveModeUseCase(identity.prisma, new KeyCache(identity.redis)).execute({ accountId: account.id });
+    expect(await cached(account.testRoot.secret)).toBe(false);
+    await expect(identity.verifyApiKey({ key_hash: hashApiKey(account.testRoot.secret) })).resolves.toMatchObject({ account: { live_mode_activated: true } });
+    expect(live.secret).toMatch(/^sk_live_/);
+    await identity.redis.del(entry(other.testRoot.secret));
   });
 });

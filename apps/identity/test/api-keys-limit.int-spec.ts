@@ -1,4 +1,5 @@
 import { keyCacheEntry } from '@ticketing/auth';
+import { KeyCache } from '../src/cache/key-cache';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../src/domain/key-minting';
 import { ActivateLiveModeUseCase } from '../src/usecases/activate-live-mode/activate-live-mode.usecase';
 import { IdentityHarness, type TestAccount } from './support/identity-harness';
@@ -36,7 +37,7 @@ describe('identity: at most 25 active keys per account, under any concurrency', 
       });
     }
     // The operator's live root key is subject to the same limit.
-    await expect(new ActivateLiveModeUseCase(identity.prisma).execute({ accountId: account.id })).rejects.toMatchObject({ code: 'key_limit_reached' });
+    await expect(new ActivateLiveModeUseCase(identity.prisma, new KeyCache(identity.redis)).execute({ accountId: account.id })).rejects.toMatchObject({ code: 'key_limit_reached' });
 
     const victim = (await identity.listApiKeys(account.testRoot.claims, { limit: 100 })).data.find((key) => key.label.startsWith('filler'))!;
     await identity.revokeApiKey(account.testRoot.claims, victim.prefix);

@@ -1,4 +1,6 @@
 import { ApiError } from '@ticketing/errors';
+import type { RedisClient } from '@ticketing/redis';
+import { KeyCache } from '../cache/key-cache';
 import { createIdentityPrisma, type PrismaClient } from '../db';
 import { ActivateLiveModeUseCase } from '../usecases/activate-live-mode/activate-live-mode.usecase';
 import { CreateAccountUseCase, type CreatedAccount } from '../usecases/create-account/create-account.usecase';
@@ -8,6 +10,8 @@ import { ADMIN_USAGE, parseAdminCommand, UsageError, type AdminCommand } from '.
 export interface AdminCliOptions {
   /** Prepares identity's database and answers its URL; called only once the arguments are valid. */
   database: () => Promise<string>;
+  /** The Redis of the gateways' key cache, which commands that change an account clear for it. */
+  redis: () => Promise<RedisClient>;
   stdout?: (text: string) => void;
   stderr?: (text: string) => void;
 }
@@ -37,9 +41,11 @@ export async function runAdminCli(argv: readonly string[], options: AdminCliOpti
   }
 
   let prisma: PrismaClient | undefined;
+  let redis: RedisClient | undefined;
   try {
     prisma = createIdentityPrisma(await options.database());
-    stdout(`${JSON.stringify(await run(prisma, command))}\n`);
+    redis = await options.redis();
+    stdout(`${JSON.stringify(await run(prisma, new KeyCache(redis), command))}\n`);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof ApiError) {
@@ -50,6 +56,7 @@ export async function runAdminCli(argv: readonly string[], options: AdminCliOpti
     return EXIT_FAILURE;
   } finally {
     await prisma?.$disconnect();
+    await redis?.close();
   }
 }
 
@@ -58,14 +65,14 @@ function withRootKey(created: CreatedAccount): object {
 }
 
 /** Runs the command and answers the one object it prints. */
-async function run(prisma: PrismaClient, command: Exclude<AdminCommand, { command: 'help' }>): Promise<object> {
+async function run(prisma: PrismaClient, keyCache: KeyCache, command: Exclude<AdminCommand, { command: 'help' }>): Promise<object> {
   switch (command.command) {
     case 'account create':
       return withRootKey(await new CreateAccountUseCase(prisma).execute({ name: command.name }));
     case 'account activate-live':
-      return withRootKey(await new ActivateLiveModeUseCase(prisma).execute({ accountId: command.accountId }));
+      return withRootKey(await new ActivateLiveModeUseCase(prisma, keyCache).execute({ accountId: command.accountId }));
     case 'account set-rate-limit': {
-      const account = await new SetAccountRateLimitUseCase(prisma).execute(command);
+      const account = await new SetAccountRateLimitUseCase(prisma, keyCache).execute(command);
       return { account_id: account.id, rate_limit_per_second: account.rate_limit_per_second };
     }
   }

@@ -5,12 +5,18 @@ import type { ApiKeyRecord } from '../domain/api-key';
 /**
  * Identity's side of the gateway's key-verification cache (libs/auth key-cache.ts): a revoked
  * key's entry is overwritten unconditionally, so neither an earlier fill nor one racing the
- * revocation (the gateway fills with SET NX) can let the key through again.
+ * revocation (the gateway fills with SET NX) can let the key through again. When an account
+ * changes (live mode, rate limit), its keys' entries are dropped, so every gateway asks identity
+ * again on each key's next request.
  */
 export class KeyCache {
   constructor(private readonly redis: RedisClient) {}
 
   async writeRevoked(key: ApiKeyRecord): Promise<void> {
     await this.redis.set(keyCacheEntry(key.key_hash), JSON.stringify(REVOKED_KEY_ENTRY), { expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } });
+  }
+
+  async forgetAccountKeys(keyHashes: readonly string[]): Promise<void> {
+    if (keyHashes.length > 0) await this.redis.del(keyHashes.map(keyCacheEntry));
   }
 }

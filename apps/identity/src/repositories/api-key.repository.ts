@@ -60,6 +60,12 @@ export class ApiKeyRepository {
     return row && toRecord(row);
   }
 
+  /** Hashes of the account's active keys in both modes: the gateway's cache entries are named by them. */
+  async activeKeyHashes(accountId: string): Promise<string[]> {
+    const rows = await this.db.apiKey.findMany({ where: { account_id: accountId, revoked_at: null }, select: { key_hash: true } });
+    return rows.map((row) => row.key_hash);
+  }
+
   /** Active keys of an account in both modes: the limit is per account, not per tenant. */
   countActiveInAccount(accountId: string): Promise<number> {
     return this.db.apiKey.count({ where: { account_id: accountId, revoked_at: null } });

@@ -82,7 +82,7 @@ export class IdentityHarness {
     const created = await new CreateAccountUseCase(this.prisma).execute({ name: 'Test account' });
     const account: TestAccount = { id: created.account.id, testRoot: this.toTestKey(created.account.id, created.key, created.secret) };
     if (options.live) {
-      const live = await new ActivateLiveModeUseCase(this.prisma).execute({ accountId: created.account.id });
+      const live = await new ActivateLiveModeUseCase(this.prisma, new KeyCache(this.redis)).execute({ accountId: created.account.id });
       account.liveRoot = this.toTestKey(created.account.id, live.key, live.secret);
     }
     return account;
