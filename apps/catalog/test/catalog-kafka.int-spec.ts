@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Consumer, Kafka, Producer } from 'kafkajs';
+import type { Kafka, Producer } from 'kafkajs';
 import type { Tenant } from '@ticketing/auth';
 import { CATALOG_EVENT_TOPIC, type DomainEventEnvelope, TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
-import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
+import { createKafka, createProducer, ensureTopics, type EventConsumer, OutboxRelay } from '@ticketing/kafka';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase, waitFor } from '@ticketing/testing';
@@ -25,7 +25,7 @@ describe('catalog and Kafka (real PostgreSQL, real Kafka)', () => {
   let kafka: Kafka;
   let producer: Producer;
   let relay: OutboxRelay;
-  let seatChanges: Consumer;
+  let seatChanges: EventConsumer;
   const tenant: Tenant = { accountId: newId('acct'), mode: 'test' };
 
   beforeAll(async () => {

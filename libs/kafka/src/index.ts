@@ -4,3 +4,7 @@ export * from './outbox-relay';
 export * from './inbox';
 export * from './consumer';
 export * from './topics';
+export * from './dead-letter';
+export * from './message-headers';
+export * from './request-id-scope';
+export type { Backoff } from './backoff';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { Kafka } from 'kafkajs';
+import { z } from 'zod';
 import { DEFAULT_POSTGRES_URL } from '@ticketing/config';
-import type { TopicDefinition } from '@ticketing/contracts';
+import { defineTopic } from '@ticketing/contracts';
 import { databaseUrl, ensureDatabase } from '@ticketing/db';
 import { createLogger } from '@ticketing/observability';
 import { waitFor } from '@ticketing/testing';
@@ -27,12 +28,8 @@ function rawExecutor(client: Client): RawSqlExecutor {
   };
 }
 
-interface TestPayloads extends Record<string, unknown> {
-  'thing.happened': { n: number };
-}
-
 describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
-  const topic: TopicDefinition<TestPayloads> = { name: `test.outbox.${randomUUID()}`, types: ['thing.happened'] };
+  const topic = defineTopic(`test.outbox.${randomUUID()}`, { 'thing.happened': z.object({ n: z.number() }) });
   let db: Client;
   let kafka: Kafka;
 
@@ -41,7 +38,7 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
     db = new Client({ connectionString: url });
     await db.connect();
     await db.query(`CREATE TABLE outbox_messages (position BIGSERIAL PRIMARY KEY, id TEXT NOT NULL UNIQUE, topic TEXT NOT NULL,
-      message_key TEXT NOT NULL, payload JSONB NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now(), published_at TIMESTAMPTZ)`);
+      message_key TEXT NOT NULL, payload JSONB NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now(), published_at TIMESTAMPTZ, claimed_by TEXT, claimed_until TIMESTAMPTZ)`);
     await db.query(`CREATE TABLE inbox_messages (consumer TEXT NOT NULL, message_id TEXT NOT NULL,
       processed_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (consumer, message_id))`);
     kafka = createKafka({ clientId: 'outbox-relay-test', brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','), logger });

@@ -1,41 +1,55 @@
-import type { Producer } from 'kafkajs';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Producer, TopicMessages } from 'kafkajs';
 import { Pool } from 'pg';
 import type { Logger } from '@ticketing/observability';
+import { backoffDelay, type Backoff } from './backoff';
+import { eventHeaders } from './message-headers';
+import { addOutboxBacklogProbe, publishedMessages, publishFailures } from './metrics';
+import { OutboxClaims, type ClaimedMessage } from './outbox-claims';
+
+/** What the relay needs of a producer: it connects on demand, so a broker that is down at start-up only delays it. */
+export type OutboxProducer = Pick<Producer, 'connect' | 'sendBatch'>;
 
 export interface OutboxRelayOptions {
   databaseUrl: string;
-  producer: Producer;
+  producer: OutboxProducer;
   logger: Logger;
   /** Pause before each poll that follows an empty outbox (and before the first one). */
   pollIntervalMs: number;
   batchSize?: number;
+  /**
+   * How long a claim keeps other relays off its keys; longer than a send takes. A send that
+   * outlasts it only lets another relay send the same rows again (duplicates, never reordering).
+   */
+  claimLeaseMs?: number;
+  /** Pause after a failed round (broker or database down), doubling while failures last. */
+  backoff?: Backoff;
 }
 
-/** Advisory-lock key of the relay; each service has its own database, so one key serves all. */
-const RELAY_LOCK_KEY = 7_200_301;
-
-interface OutboxRow {
-  position: string;
-  topic: string;
-  message_key: string;
-  payload: unknown;
-}
+const DEFAULT_BACKOFF: Backoff = { initialMs: 250, maxMs: 30_000 };
 
 /**
- * Publishes committed outbox rows to Kafka, oldest first, and marks them published in the same
- * transaction; a crash between publish and commit republishes, which consumers' inboxes absorb
- * (at least once). Of several replicas, one publishes at a time (a transaction-scoped advisory
- * lock), so one aggregate's events always reach Kafka in the order they were written; the
- * others take over when it dies.
+ * Publishes committed outbox rows to Kafka, oldest first per key, at least once: claim (a short
+ * transaction), send with acks from all in-sync replicas (no transaction or lock held), mark
+ * published (another short statement). A crash after the send republishes the rows, which
+ * consumers' inboxes absorb. Replicas share the work by key without reordering a key
+ * (outbox-claims.ts, docs/decisions/0019).
  */
 export class OutboxRelay {
   private readonly pool: Pool;
+  private readonly claims: OutboxClaims;
+  private readonly removeBacklogProbe: () => void;
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
 
   constructor(private readonly options: OutboxRelayOptions) {
-    this.pool = new Pool({ connectionString: options.databaseUrl, max: 2 });
+    this.pool = new Pool({ connectionString: options.databaseUrl, max: 2, application_name: 'outbox-relay' });
+    // An idle client that loses its server (database restart) must not crash the process.
+    this.pool.on('error', (error) => options.logger.warn({ err: error }, 'outbox relay lost an idle database connection'));
+    this.claims = new OutboxClaims(this.pool, `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`);
+    this.removeBacklogProbe = addOutboxBacklogProbe(() => this.claims.backlog());
   }
 
   start(): void {
@@ -54,25 +68,34 @@ export class OutboxRelay {
     this.running = false;
     this.wake?.();
     await this.loop;
-    await this.drain();
-    await this.pool.end();
+    this.removeBacklogProbe();
+    try {
+      await this.drain();
+    } finally {
+      await this.pool.end();
+    }
   }
 
-  /** Waits one interval, then publishes until the outbox is empty; repeats until stopped. */
+  /** Publishes until the outbox is empty, then waits; after a failure waits longer each time. */
   private async run(): Promise<void> {
+    let failures = 0;
     while (this.running) {
-      await this.pause();
+      await this.pause(failures === 0 ? this.options.pollIntervalMs : backoffDelay(failures, this.options.backoff ?? DEFAULT_BACKOFF));
       try {
         while (this.running && (await this.publishBatch()) > 0);
+        if (failures > 0) this.options.logger.info({ failures }, 'outbox relay publishing again');
+        failures = 0;
       } catch (error) {
-        this.options.logger.error({ err: error }, 'outbox relay failed to publish; retrying');
+        failures += 1;
+        publishFailures.inc();
+        this.options.logger.error({ err: error, failures }, 'outbox relay failed to publish; backing off');
       }
     }
   }
 
-  private pause(): Promise<void> {
+  private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, this.options.pollIntervalMs);
+      const timer = setTimeout(resolve, ms);
       this.wake = () => {
         clearTimeout(timer);
         resolve();
@@ -81,43 +104,27 @@ export class OutboxRelay {
   }
 
   private async publishBatch(): Promise<number> {
-    const client = await this.pool.connect();
+    const messages = await this.claims.claim(this.options.batchSize ?? 100, this.options.claimLeaseMs ?? 60_000);
+    if (messages.length === 0) return 0;
     try {
-      await client.query('BEGIN');
-      const { rows: lock } = await client.query<{ acquired: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS acquired', [RELAY_LOCK_KEY]);
-      if (!lock[0]?.acquired) {
-        await client.query('ROLLBACK');
-        return 0;
-      }
-      const { rows } = await client.query<OutboxRow>(
-        `SELECT position, topic, message_key, payload FROM outbox_messages
-          WHERE published_at IS NULL ORDER BY position LIMIT $1`,
-        [this.options.batchSize ?? 100],
-      );
-      if (rows.length > 0) {
-        await this.options.producer.sendBatch({
-          acks: -1,
-          topicMessages: groupByTopic(rows),
-        });
-        await client.query('UPDATE outbox_messages SET published_at = now() WHERE position = ANY($1::bigint[])', [rows.map((row) => row.position)]);
-      }
-      await client.query('COMMIT');
-      return rows.length;
+      await this.options.producer.connect();
+      await this.options.producer.sendBatch({ acks: -1, topicMessages: groupByTopic(messages) });
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await this.claims.release(messages).catch(() => undefined);
       throw error;
-    } finally {
-      client.release();
     }
+    await this.claims.markPublished(messages);
+    for (const message of messages) publishedMessages.inc({ topic: message.topic });
+    return messages.length;
   }
 }
 
-function groupByTopic(rows: OutboxRow[]): Array<{ topic: string; messages: Array<{ key: string; value: string }> }> {
-  const byTopic = new Map<string, Array<{ key: string; value: string }>>();
-  for (const row of rows) {
-    const messages = byTopic.get(row.topic) ?? [];
-    messages.push({ key: row.message_key, value: JSON.stringify(row.payload) });
-    byTopic.set(row.topic, messages);
+function groupByTopic(messages: ClaimedMessage[]): TopicMessages[] {
+  const byTopic = new Map<string, TopicMessages['messages']>();
+  for (const message of messages) {
+    const topicMessages = byTopic.get(message.topic) ?? [];
+    topicMessages.push({ key: message.message_key, value: JSON.stringify(message.payload), headers: eventHeaders(message.payload) });
+    byTopic.set(message.topic, topicMessages);
   }
-  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+  return [...byTopic].map(([topic, topicMessages]) => ({ topic, messages: topicMessages }));
 }

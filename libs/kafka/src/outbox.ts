@@ -1,38 +1,43 @@
-import type { DomainEventEnvelope, TopicDefinition } from '@ticketing/contracts';
+import type { DomainEventEnvelope, EventTypeOf, PayloadsOf, TopicDefinition } from '@ticketing/contracts';
 import type { Tenant } from '@ticketing/auth';
 import { newId } from '@ticketing/ids';
+import { currentRequestId } from './request-id-scope';
 
 /**
  * The transactional outbox. A use case writes its state change and `enqueueEvent(tx, ...)` in
  * one database transaction; the relay publishes later. The `outbox_messages` table belongs to
  * this library: every publishing service creates it in a migration with exactly these columns:
  *   position BIGSERIAL PRIMARY KEY, id TEXT UNIQUE, topic TEXT, message_key TEXT, payload JSONB,
- *   created_at TIMESTAMPTZ DEFAULT now(), published_at TIMESTAMPTZ (NULL until published).
+ *   created_at TIMESTAMPTZ DEFAULT now(), published_at TIMESTAMPTZ (NULL until published),
+ *   claimed_by TEXT, claimed_until TIMESTAMPTZ (a relay's lease, see outbox-claims.ts),
+ * and the index (position) WHERE published_at IS NULL.
  */
 /** Any Prisma client or interactive-transaction client. */
 export interface RawSqlExecutor {
   $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;
 }
 
-export interface OutgoingEvent<TPayloads extends Record<string, unknown>, TType extends keyof TPayloads & string> {
-  topic: TopicDefinition<TPayloads>;
+export interface OutgoingEvent<TTopic extends TopicDefinition, TType extends EventTypeOf<TTopic>> {
+  topic: TTopic;
   type: TType;
   /** The aggregate the event is about: the Kafka key, so its events stay ordered. */
   aggregateId: string;
   tenant: Tenant;
-  data: TPayloads[TType];
+  data: PayloadsOf<TTopic>[TType];
 }
 
-export async function enqueueEvent<TPayloads extends Record<string, unknown>, TType extends keyof TPayloads & string>(
+/** Writes the event in the caller's transaction, stamped with the request being served (if any). */
+export async function enqueueEvent<TTopic extends TopicDefinition, TType extends EventTypeOf<TTopic>>(
   tx: RawSqlExecutor,
-  event: OutgoingEvent<TPayloads, TType>,
-): Promise<DomainEventEnvelope<TType, TPayloads[TType]>> {
-  const envelope: DomainEventEnvelope<TType, TPayloads[TType]> = {
+  event: OutgoingEvent<TTopic, TType>,
+): Promise<DomainEventEnvelope<TType, PayloadsOf<TTopic>[TType]>> {
+  const envelope: DomainEventEnvelope<TType, PayloadsOf<TTopic>[TType]> = {
     id: newId('msg'),
     type: event.type,
     account_id: event.tenant.accountId,
     mode: event.tenant.mode,
     occurred_at: new Date().toISOString(),
+    request_id: currentRequestId(),
     data: event.data,
   };
   await tx.$executeRaw`INSERT INTO outbox_messages (id, topic, message_key, payload)

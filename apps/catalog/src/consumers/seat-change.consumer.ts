@@ -14,9 +14,9 @@ export function startSeatChangeConsumer(kafka: Kafka, groupId: string, recordSea
     groupId,
     topic: TICKETING_SEAT_TOPIC,
     logger,
-    handle: async (change) => {
+    handle: async (change, context) => {
       const applied = await recordSeatChange.execute(change);
-      logger.debug({ event_id: change.id, type: change.type, duplicate: !applied }, 'seat change recorded');
+      context.logger.info({ duplicate: !applied }, 'seat change recorded');
     },
   });
 }

@@ -14,9 +14,9 @@ export function startCatalogEventConsumer(kafka: Kafka, groupId: string, recordN
     groupId,
     topic: CATALOG_EVENT_TOPIC,
     logger,
-    handle: async (event) => {
+    handle: async (event, context) => {
       const created = await recordNotification.execute(event);
-      logger.debug({ event_id: event.id, type: event.type, duplicate: !created }, 'catalog event recorded');
+      context.logger.info({ duplicate: !created }, 'catalog event recorded');
     },
   });
 }

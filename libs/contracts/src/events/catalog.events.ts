@@ -1,65 +1,62 @@
-import type { TopicDefinition } from './envelope';
+import { z } from 'zod';
+import { EVENT_STATUSES } from '../catalog-values';
+import { defineTopic, eventTimestamp, type PayloadsOf } from './envelope';
 
 /** Facts about an event (the thing tickets are sold for) that other services keep. */
-export interface CatalogEventFacts {
-  event_id: string;
-  name: string;
-  /** "draft", "published", "canceled" or "completed". */
-  status: string;
-  starts_at: string;
-  ends_at: string | null;
-  currency: string;
-  organization_id: string | null;
-  waiting_room: { enabled: boolean; admission_rate_per_minute: number | null };
-}
+export const catalogEventFactsSchema = z.object({
+  event_id: z.string().min(1),
+  name: z.string(),
+  status: z.enum(EVENT_STATUSES),
+  starts_at: eventTimestamp,
+  ends_at: eventTimestamp.nullable(),
+  currency: z.string().length(3),
+  organization_id: z.string().min(1).nullable(),
+  waiting_room: z.object({ enabled: z.boolean(), admission_rate_per_minute: z.number().int().positive().nullable() }),
+});
+export type CatalogEventFacts = z.infer<typeof catalogEventFactsSchema>;
 
 /** Facts about a tier: its price and inventory settings (ticketing sells against them). */
-export interface CatalogTierFacts {
-  tier_id: string;
-  event_id: string;
-  name: string;
-  price: number;
-  currency: string;
-  capacity: number;
-  sales_start_at: string | null;
-  sales_end_at: string | null;
-  min_per_order: number;
-  max_per_order: number | null;
-  seated: boolean;
-  rank: number;
-}
+export const catalogTierFactsSchema = z.object({
+  tier_id: z.string().min(1),
+  event_id: z.string().min(1),
+  name: z.string(),
+  /** Minor units of `currency`. */
+  price: z.number().int().nonnegative(),
+  currency: z.string().length(3),
+  capacity: z.number().int().nonnegative(),
+  sales_start_at: eventTimestamp.nullable(),
+  sales_end_at: eventTimestamp.nullable(),
+  min_per_order: z.number().int().positive(),
+  max_per_order: z.number().int().positive().nullable(),
+  seated: z.boolean(),
+  rank: z.number().int(),
+});
+export type CatalogTierFacts = z.infer<typeof catalogTierFactsSchema>;
 
 /**
  * One topic per event, keyed by the event id, so an event's changes and its tiers' changes
  * reach consumers in order. A status change is published as its own type, with the full facts.
  */
-export interface CatalogEventPayloads extends Record<string, unknown> {
-  'event.created': CatalogEventFacts;
-  'event.updated': CatalogEventFacts;
-  'event.published': CatalogEventFacts;
-  'event.canceled': CatalogEventFacts;
-  'event.completed': CatalogEventFacts;
-  'tier.created': CatalogTierFacts;
-  'tier.updated': CatalogTierFacts;
-  'seatmap.updated': { event_id: string; seat_count: number };
-}
+export const CATALOG_EVENT_TOPIC = defineTopic('catalog.event.v1', {
+  'event.created': catalogEventFactsSchema,
+  'event.updated': catalogEventFactsSchema,
+  'event.published': catalogEventFactsSchema,
+  'event.canceled': catalogEventFactsSchema,
+  'event.completed': catalogEventFactsSchema,
+  'tier.created': catalogTierFactsSchema,
+  'tier.updated': catalogTierFactsSchema,
+  'seatmap.updated': z.object({ event_id: z.string().min(1), seat_count: z.number().int().nonnegative() }),
+});
+export type CatalogEventPayloads = PayloadsOf<typeof CATALOG_EVENT_TOPIC>;
 
-export const CATALOG_EVENT_TOPIC: TopicDefinition<CatalogEventPayloads> = {
-  name: 'catalog.event.v1',
-  types: ['event.created', 'event.updated', 'event.published', 'event.canceled', 'event.completed', 'tier.created', 'tier.updated', 'seatmap.updated'],
-};
+export const catalogOrganizationFactsSchema = z.object({
+  organization_id: z.string().min(1),
+  name: z.string(),
+});
+export type CatalogOrganizationFacts = z.infer<typeof catalogOrganizationFactsSchema>;
 
-export interface CatalogOrganizationFacts {
-  organization_id: string;
-  name: string;
-}
-
-export interface CatalogOrganizationPayloads extends Record<string, unknown> {
-  'organization.created': CatalogOrganizationFacts;
-  'organization.updated': CatalogOrganizationFacts;
-}
-
-export const CATALOG_ORGANIZATION_TOPIC: TopicDefinition<CatalogOrganizationPayloads> = {
-  name: 'catalog.organization.v1',
-  types: ['organization.created', 'organization.updated'],
-};
+export const CATALOG_ORGANIZATION_TOPIC = defineTopic('catalog.organization.v1', {
+  'organization.created': catalogOrganizationFactsSchema,
+  'organization.updated': catalogOrganizationFactsSchema,
+});
+export type CatalogOrganizationPayloads = PayloadsOf<typeof CATALOG_ORGANIZATION_TOPIC>;

@@ -1,4 +1,5 @@
 export * from './envelope';
+export * from './event-parser';
 export * from './catalog.events';
 export * from './catalog-discount.events';
 export * from './ticketing.events';

@@ -1,0 +1,59 @@
+import type { IHeaders, KafkaMessage, Producer } from 'kafkajs';
+
+/**
+ * Where a consumer puts a message it cannot apply, so its partition moves on: `<topic>.dlq`,
+ * one per source topic (docs/decisions/0020). The message keeps its key, value and headers byte
+ * for byte (republishing it to the source topic replays it; inboxes skip consumers that already
+ * applied it) and gains headers saying why and where it came from.
+ */
+export function deadLetterTopicOf(topic: string): string {
+  return `${topic}.dlq`;
+}
+
+/** not_json: the body is not JSON; invalid_event: it fails the event catalogue's schema; handler_failed: every attempt threw. */
+export type DeadLetterReason = 'not_json' | 'invalid_event' | 'handler_failed';
+
+export const DEAD_LETTER_HEADERS = {
+  reason: 'dlq-reason',
+  error: 'dlq-error',
+  topic: 'dlq-original-topic',
+  partition: 'dlq-original-partition',
+  offset: 'dlq-original-offset',
+  consumerGroup: 'dlq-consumer-group',
+  attempts: 'dlq-attempts',
+  deadLetteredAt: 'dlq-dead-lettered-at',
+} as const;
+
+/** Enough of the error to act on, short enough for a header. */
+const MAX_ERROR_LENGTH = 2_000;
+
+export interface DeadLetter {
+  topic: string;
+  partition: number;
+  message: KafkaMessage;
+  groupId: string;
+  reason: DeadLetterReason;
+  error: string;
+  /** Handler attempts made (0 when the message was refused before reaching the handler). */
+  attempts: number;
+}
+
+/** Publishes to the dead-letter topic; throws if Kafka does not take it, so the offset is not committed. */
+export async function sendToDeadLetterTopic(producer: Producer, letter: DeadLetter): Promise<void> {
+  const headers: IHeaders = {
+    ...letter.message.headers,
+    [DEAD_LETTER_HEADERS.reason]: letter.reason,
+    [DEAD_LETTER_HEADERS.error]: letter.error.slice(0, MAX_ERROR_LENGTH),
+    [DEAD_LETTER_HEADERS.topic]: letter.topic,
+    [DEAD_LETTER_HEADERS.partition]: String(letter.partition),
+    [DEAD_LETTER_HEADERS.offset]: letter.message.offset,
+    [DEAD_LETTER_HEADERS.consumerGroup]: letter.groupId,
+    [DEAD_LETTER_HEADERS.attempts]: String(letter.attempts),
+    [DEAD_LETTER_HEADERS.deadLetteredAt]: new Date().toISOString(),
+  };
+  await producer.send({
+    topic: deadLetterTopicOf(letter.topic),
+    acks: -1,
+    messages: [{ key: letter.message.key, value: letter.message.value, headers }],
+  });
+}

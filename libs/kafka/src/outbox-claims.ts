@@ -1,0 +1,85 @@
+import type { Pool } from 'pg';
+import type { OutboxBacklog } from './metrics';
+
+/** Serialises claim transactions (each a few milliseconds); never held while sending. */
+const CLAIM_LOCK_KEY = 7_200_301;
+
+export interface ClaimedMessage {
+  position: string;
+  topic: string;
+  message_key: string;
+  payload: { account_id: string; mode: 'test' | 'live'; request_id?: string };
+}
+
+/**
+ * The relay's three short transactions on `outbox_messages` (docs/decisions/0019): claim the
+ * oldest unpublished messages for a lease, mark them published once Kafka has them, or release
+ * them when the send failed. A claim takes whole keys: every unpublished message of a key whose
+ * newer messages it takes, and no key another relay holds under a live lease. So one aggregate's
+ * messages are sent by one relay at a time, oldest first, while relays share the other keys.
+ */
+export class OutboxClaims {
+  constructor(
+    private readonly pool: Pool,
+    private readonly relayId: string,
+  ) {}
+
+  /** Up to `limit` messages, oldest first, leased to this relay for `leaseMs`. */
+  async claim(limit: number, leaseMs: number): Promise<ClaimedMessage[]> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_KEY]);
+      const { rows } = await client.query<ClaimedMessage>(
+        `WITH held_keys AS (
+           SELECT DISTINCT message_key FROM outbox_messages
+            WHERE published_at IS NULL AND claimed_until > now() AND claimed_by <> $1
+         ), next AS (
+           SELECT position FROM outbox_messages
+            WHERE published_at IS NULL AND message_key NOT IN (SELECT message_key FROM held_keys)
+            ORDER BY position LIMIT $2
+         )
+         UPDATE outbox_messages o SET claimed_by = $1, claimed_until = now() + make_interval(secs => $3::float8 / 1000)
+           FROM next WHERE o.position = next.position
+         RETURNING o.position, o.topic, o.message_key, o.payload`,
+        [this.relayId, limit, leaseMs],
+      );
+      await client.query('COMMIT');
+      return rows.sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** After Kafka acknowledged them; the claim goes too, so a message reset by hand is free at once. */
+  async markPublished(messages: ClaimedMessage[]): Promise<void> {
+    await this.pool.query(
+      `UPDATE outbox_messages SET published_at = now(), claimed_by = NULL, claimed_until = NULL
+        WHERE position = ANY($1::bigint[]) AND published_at IS NULL`,
+      [positionsOf(messages)],
+    );
+  }
+
+  /** After a failed send: another relay may take the keys now rather than when the lease ends. */
+  async release(messages: ClaimedMessage[]): Promise<void> {
+    await this.pool.query(`UPDATE outbox_messages SET claimed_by = NULL, claimed_until = NULL WHERE position = ANY($1::bigint[]) AND claimed_by = $2`, [
+      positionsOf(messages),
+      this.relayId,
+    ]);
+  }
+
+  async backlog(): Promise<OutboxBacklog> {
+    const { rows } = await this.pool.query<{ unpublished: number; oldest_age_seconds: number }>(
+      `SELECT count(*)::int AS unpublished, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS oldest_age_seconds
+         FROM outbox_messages WHERE published_at IS NULL`,
+    );
+    return { unpublished: rows[0]!.unpublished, oldestAgeSeconds: rows[0]!.oldest_age_seconds };
+  }
+}
+
+function positionsOf(messages: ClaimedMessage[]): string[] {
+  return messages.map((message) => message.position);
+}
