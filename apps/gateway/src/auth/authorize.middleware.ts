@@ -1,8 +1,19 @@
 import type { RequestHandler } from 'express';
-import { effectiveScopes, type CachedKey } from '@ticketing/auth';
+import { effectiveScopes, type CachedKey, type Scope } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { requestState } from '../http/request-state';
 import type { KeyedAccess } from '../routes/route';
+
+/** Effective scopes by key object: the key verifier hands every request of a key the same one. */
+const scopesByKey = new WeakMap<Pick<CachedKey, 'kind' | 'scopes'>, Set<Scope>>();
+function scopesOf(key: Pick<CachedKey, 'kind' | 'scopes'>): Set<Scope> {
+  let scopes = scopesByKey.get(key);
+  if (!scopes) {
+    scopes = effectiveScopes(key.kind, key.scopes);
+    scopesByKey.set(key, scopes);
+  }
+  return scopes;
+}
 
 /** Why `key` may not call an operation with `access`, or undefined when it may. */
 export function accessDenial(access: KeyedAccess, key: Pick<CachedKey, 'kind' | 'scopes'>): ApiError | undefined {
@@ -12,7 +23,7 @@ export function accessDenial(access: KeyedAccess, key: Pick<CachedKey, 'kind' | 
   if (access.kind === 'publishable' && key.kind === 'secret') {
     return new ApiError('secret_key_not_allowed', 'Checkout endpoints take a publishable key; never send a secret key from a browser.');
   }
-  if (access.scope !== null && !effectiveScopes(key.kind, key.scopes).has(access.scope)) {
+  if (access.scope !== null && !scopesOf(key).has(access.scope)) {
     return new ApiError('forbidden', `Missing required scope: ${access.scope}`);
   }
   return undefined;

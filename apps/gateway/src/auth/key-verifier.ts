@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { hashApiKey, KEY_CACHE_TTL_SECONDS, KEY_KINDS, keyCacheEntry, looksLikeApiKey, MODES, type CachedKey } from '@ticketing/auth';
 import type { identityV1 } from '@ticketing/contracts';
@@ -35,6 +36,20 @@ function fromCache(text: string): CachedKey {
 }
 
 /**
+ * Cache entries already parsed, by their text: a key's every request reads the same entry, so
+ * it is parsed and checked once, and its requests share one (never mutated) CachedKey.
+ */
+const parsedEntries = new LRUCache<string, CachedKey>({ max: 10_000 });
+function parsedEntry(text: string): CachedKey {
+  let key = parsedEntries.get(text);
+  if (key === undefined) {
+    key = fromCache(text);
+    parsedEntries.set(text, key);
+  }
+  return key;
+}
+
+/**
  * Resolves a presented key to the key record it names: the cache entry in Redis first, identity
  * on a miss. Keys travel only as their SHA-256 hash. The cache is filled with SET NX so that
  * identity's revocation tombstone, written unconditionally, always wins a race with a fill.
@@ -54,7 +69,7 @@ export class KeyVerifier {
     const keyHash = hashApiKey(presented);
     const entry = keyCacheEntry(keyHash);
     const cached = await this.redis.get(entry);
-    const key = cached === null ? await this.resolveAndCache(entry, keyHash, requestId) : fromCache(cached);
+    const key = cached === null ? await this.resolveAndCache(entry, keyHash, requestId) : parsedEntry(cached);
     if (key.revoked) throw revokedKey();
     return key;
   }
