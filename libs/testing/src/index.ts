@@ -1,2 +1,3 @@
 export * from './wait-for';
 export * from './test-database';
+export * from './openapi-schemas';

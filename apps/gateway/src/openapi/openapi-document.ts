@@ -1,27 +1,16 @@
+import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { ERROR_TYPES } from '@ticketing/errors';
+import { BODY_LIMIT } from '../http/json-body.middleware';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency.middleware';
 import { isImplemented, type Access, type Route } from '../routes/route';
+import { API_TAGS } from '../routes/tags';
+import { errorEnvelope, errorEnvelopeFor } from './error-schemas';
+import { operationErrors } from './operation-errors';
+import { RESPONSE_HEADERS, responseHeaders } from './response-headers';
+import { SECURITY_SCHEMES, securityRequirements } from './security';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
-
-const errorEnvelope = z
-  .object({
-    error: z.object({
-      type: z.enum(ERROR_TYPES),
-      code: z.string().meta({ description: 'Stable snake_case machine code, e.g. forbidden.' }),
-      message: z.string(),
-      param: z.string().optional().meta({ description: 'The request parameter at fault, e.g. scopes[1].' }),
-      request_id: z.string().meta({ description: 'Equals the Request-Id response header.' }),
-    }),
-  })
-  .meta({ id: 'Error' });
-
-const SECURITY_SCHEMES = {
-  BearerAuth: { type: 'http', scheme: 'bearer', description: 'Preferred: "Authorization: Bearer <API_KEY>".' },
-  ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Alternative: "x-api-key: <API_KEY>".' },
-} as const;
 
 const idempotencyHeader = z.object({
   [IDEMPOTENCY_KEY_HEADER]: z
@@ -43,36 +32,60 @@ function accessDescription(access: Access): string {
   }
 }
 
-function errorResponse(description: string): ResponseConfig {
-  return { description, content: { 'application/json': { schema: errorEnvelope } } };
+/** What an error status means for this operation, before the list of its codes. */
+function errorMeaning(route: Route, status: number): string {
+  const { access } = route;
+  switch (status) {
+    case 400:
+      return 'The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist.';
+    case 401:
+      return 'No key, or a key that is invalid, revoked or of the wrong kind.';
+    case 403:
+      return access.kind !== 'public' && access.scope !== null ? `The key may not do this; it needs scope \`${access.scope}\`.` : 'The key may not do this.';
+    case 404:
+      return 'No such resource in this account and mode.';
+    case 409:
+      return 'The request conflicts with the current state of the resource, or of its Idempotency-Key.';
+    case 413:
+      return `The body is larger than ${BODY_LIMIT}.`;
+    case 415:
+      return 'The body is not sent as application/json.';
+    case 429:
+      return 'Too many requests: wait Retry-After seconds, then retry.';
+    case 501:
+      return 'Not available yet.';
+    default:
+      return `${STATUS_CODES[status] ?? 'Error'}.`;
+  }
 }
 
 function errorResponses(route: Route): Record<string, ResponseConfig> {
   const responses: Record<string, ResponseConfig> = {};
-  const validates = route.body !== undefined || Object.keys(route.query.shape).length > 0 || Object.keys(route.params.shape).length > 0;
-  if (validates) responses['400'] = errorResponse('Invalid request: a parameter is missing, invalid or unknown.');
-  if (route.access.kind !== 'public') responses['401'] = errorResponse('No key, an invalid or revoked key, or the wrong kind of key.');
-  if (route.access.kind !== 'public' && route.access.scope !== null) responses['403'] = errorResponse(`The key lacks scope ${route.access.scope}.`);
-  if (Object.keys(route.params.shape).length > 0) responses['404'] = errorResponse('No such resource in this account and mode.');
-  if (route.method === 'post') responses['409'] = errorResponse('Idempotency-Key reused with another request, or its first request is still running.');
-  if (!isImplemented(route)) responses['501'] = errorResponse('Not available yet.');
-  responses.default = errorResponse('Any other error.');
+  for (const [status, codes] of operationErrors(route)) {
+    responses[status] = {
+      description: `${errorMeaning(route, status)} Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
+      headers: responseHeaders(route, status),
+      content: { 'application/json': { schema: errorEnvelopeFor(status) } },
+    };
+  }
+  responses.default = {
+    description: 'Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later.',
+    headers: responseHeaders(route, 'default'),
+    content: { 'application/json': { schema: errorEnvelope } },
+  };
   return responses;
 }
 
 function routeConfig(route: Route): RouteConfig {
-  const { access } = route;
-  const keyed = access.kind !== 'public';
   const notYet = isImplemented(route) ? '' : '\n\nNot available yet: answers 501 `not_implemented` once the key and scope checks pass.';
   return {
     method: route.method,
     path: route.path,
     operationId: route.operationId,
     summary: route.summary,
-    description: `${accessDescription(access)}${notYet}`,
+    description: `${accessDescription(route.access)}${notYet}`,
     tags: [route.tag],
-    security: keyed ? [{ BearerAuth: [] }, { ApiKeyHeader: [] }] : [],
-    ...(access.kind !== 'public' && { 'x-required-scope': access.scope, 'x-key-kind': access.kind }),
+    security: securityRequirements(route.access),
     request: {
       params: route.params,
       query: route.query,
@@ -80,7 +93,7 @@ function routeConfig(route: Route): RouteConfig {
       ...(route.body && { body: { required: true, content: { 'application/json': { schema: route.body } } } }),
     },
     responses: {
-      '200': { description: 'Success.', content: { [route.produces]: { schema: route.response } } },
+      '200': { description: 'Success.', headers: responseHeaders(route, 200), content: { [route.produces]: { schema: route.response } } },
       ...errorResponses(route),
     },
   };
@@ -90,6 +103,7 @@ function routeConfig(route: Route): RouteConfig {
 export function openApiDocument(routes: readonly Route[]): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, scheme);
+  for (const [name, header] of Object.entries(RESPONSE_HEADERS)) registry.registerComponent('headers', name, header);
   for (const route of routes) registry.registerPath(routeConfig(route));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -98,8 +112,13 @@ export function openApiDocument(routes: readonly Route[]): OpenApiDocument {
       version: 'v1',
       description:
         'White-label ticketing API. Authenticate with a secret key (sk_test_/sk_live_) or, on hosted checkout, a publishable key (pk_test_/pk_live_). ' +
-        'Every error answers the Error envelope; lists are {object:"list", data, has_more}, paged with limit and starting_after.',
+        'Every error answers the Error envelope; lists are {object:"list", data, has_more}, paged with limit and starting_after. ' +
+        'For support, quote the Request-Id header of the response in question.',
+      contact: { name: 'Ticketing API support' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
+    // Relative: the API is wherever this document was fetched from (docs/decisions/0017).
+    servers: [{ url: '/', description: 'The gateway that serves this document.' }],
+    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name, description: API_TAGS[name] })),
   });
 }

@@ -21,6 +21,28 @@ export const waitingRoomSchema = z
   })
   .meta({ id: 'WaitingRoom' });
 
+/** Also the event inside a similar event's example, so both stay whole. */
+const eventExample = {
+  id: 'evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST',
+  object: 'event',
+  livemode: false,
+  name: 'Harbour Lights',
+  description: 'An evening of jazz on the water.',
+  organization_id: 'org_01JD3W7Q2M9S4T6V8X0Z2B4D6F',
+  venue: { name: 'Paradiso', address: 'Weteringschans 6-8', city: 'Amsterdam', country: 'NL', timezone: 'Europe/Amsterdam' },
+  starts_at: '2027-07-01T18:00:00.000Z',
+  ends_at: '2027-07-01T22:00:00.000Z',
+  category: 'music',
+  tags: ['jazz', 'outdoor'],
+  currency: 'EUR',
+  status: 'published',
+  waiting_room: { enabled: true, admission_rate_per_minute: 300 },
+  tiers: [],
+  has_seatmap: false,
+  created_at: '2027-01-10T09:00:00.000Z',
+  updated_at: '2027-01-12T14:30:00.000Z',
+};
+
 export const eventResource = z
   .object({
     ...resourceFields('event'),
@@ -39,29 +61,7 @@ export const eventResource = z
     has_seatmap: z.boolean().meta({ description: 'Whether GET /v1/events/{id}/seatmap has a layout to show.' }),
     updated_at: timestamp,
   })
-  .meta({
-    id: 'Event',
-    example: {
-      id: 'evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST',
-      object: 'event',
-      livemode: false,
-      name: 'Harbour Lights',
-      description: 'An evening of jazz on the water.',
-      organization_id: 'org_01JD3W7Q2M9S4T6V8X0Z2B4D6F',
-      venue: { name: 'Paradiso', address: 'Weteringschans 6-8', city: 'Amsterdam', country: 'NL', timezone: 'Europe/Amsterdam' },
-      starts_at: '2027-07-01T18:00:00.000Z',
-      ends_at: '2027-07-01T22:00:00.000Z',
-      category: 'music',
-      tags: ['jazz', 'outdoor'],
-      currency: 'EUR',
-      status: 'published',
-      waiting_room: { enabled: true, admission_rate_per_minute: 300 },
-      tiers: [],
-      has_seatmap: false,
-      created_at: '2027-01-10T09:00:00.000Z',
-      updated_at: '2027-01-12T14:30:00.000Z',
-    },
-  });
+  .meta({ id: 'Event', example: eventExample });
 
 function eventStatus(value: string): EventStatus {
   const status = EVENT_STATUSES.find((known) => known === value);
@@ -110,7 +110,7 @@ export const similarEventResource = z
       object: 'similar_event',
       score: 7.35,
       reasons: ['same_organization', 'same_city', 'close_in_date'],
-      event: { id: 'evt_01JD3XA1B3C5D7E9F1G3H5J7K9', object: 'event', name: 'Harbour Lights II', status: 'published' },
+      event: { ...eventExample, id: 'evt_01JD3XA1B3C5D7E9F1G3H5J7K9', name: 'Harbour Lights II', starts_at: '2027-07-08T18:00:00.000Z', ends_at: '2027-07-08T22:00:00.000Z' },
     },
   });
 

@@ -38,6 +38,7 @@ export const accountRoutes = [
     summary: 'Mint an API key (its secret is in this response, once)',
     tag: TAG,
     access: secretKey('keys:manage'),
+    errors: ['scope_not_held', 'mode_unavailable', 'mode_not_allowed', 'key_limit_reached'],
     body: mintKeyBody,
     response: createdApiKeyResource,
     handler: async ({ body }, { services }) =>
@@ -61,6 +62,7 @@ export const accountRoutes = [
     summary: 'Revoke an API key immediately (never the calling key)',
     tag: TAG,
     access: secretKey('keys:manage'),
+    errors: ['cannot_revoke_self'],
     response: apiKeyResource,
     handler: async ({ params }, { services }) => presentApiKey(await services.identity.revokeApiKey({ prefix: params.prefix })),
   }),

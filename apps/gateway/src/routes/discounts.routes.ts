@@ -166,6 +166,7 @@ export const discountsRoutes = [
     summary: 'Create a discount',
     tag: TAG,
     access,
+    errors: ['resource_missing', 'discount_code_taken'],
     body: createDiscountBody,
     response: discountResource,
     handler: async ({ body }, { services }) =>
@@ -200,6 +201,7 @@ export const discountsRoutes = [
     summary: 'Update a discount; only the fields sent change, null clears',
     tag: TAG,
     access,
+    errors: ['resource_missing', 'discount_code_taken'],
     body: updateDiscountBody,
     response: discountResource,
     handler: async ({ params, body }, { services }) =>
@@ -233,6 +235,7 @@ export const discountsRoutes = [
     summary: 'Add a trigger: a condition under which the discount applies without a code',
     tag: TAG,
     access,
+    errors: ['resource_missing'],
     body: createTriggerBody,
     response: discountTriggerResource,
     handler: async ({ params, body }, { services }) =>
@@ -253,13 +256,13 @@ export const discountsRoutes = [
   defineRoute({
     operationId: 'deleteDiscountTrigger',
     method: 'delete',
-    path: '/v1/discounts/{id}/triggers/{trigger_id}',
+    path: '/v1/discounts/{id}/triggers/{triggerId}',
     summary: 'Delete a discount trigger',
     tag: TAG,
     access,
     response: deletedResource('discount_trigger').meta({ example: { id: 'dtr_01JD3WE7G9J1L3N5Q7S9U1W3Y5', object: 'discount_trigger', deleted: true } }),
     handler: async ({ params }, { services }) => {
-      const deleted = await services.discounts.deleteDiscountTrigger({ discount_id: params.id, id: params.trigger_id });
+      const deleted = await services.discounts.deleteDiscountTrigger({ discount_id: params.id, id: params.triggerId });
       return { id: deleted.id, object: 'discount_trigger' as const, deleted: true as const };
     },
   }),

@@ -142,6 +142,7 @@ export const eventsRoutes = [
     summary: 'Create an event (as a draft)',
     tag: TAG,
     access: secretKey('events:write'),
+    errors: ['resource_missing'],
     body: createEventBody,
     response: eventResource,
     handler: async ({ body }, { services }) =>
@@ -177,6 +178,7 @@ export const eventsRoutes = [
     summary: 'Update an event or move it through its lifecycle; only the fields sent change, null clears',
     tag: TAG,
     access: secretKey('events:write'),
+    errors: ['resource_missing', 'event_status_transition_invalid', 'event_finalized', 'event_currency_locked'],
     body: updateEventBody,
     response: eventResource,
     handler: async ({ params, body }, { services }) =>
@@ -214,6 +216,7 @@ export const eventsRoutes = [
     summary: "Set (replace) an event's seat map; held and sold seats must stay under their tier",
     tag: TAG,
     access: secretKey('events:write'),
+    errors: ['event_finalized', 'seatmap_locked'],
     body: seatMapBody,
     response: seatMapResource,
     handler: async ({ params, body }, { services }) => presentSeatMap(await services.seatMaps.setSeatMap({ event_id: params.id, sections: body.sections })),

@@ -1,7 +1,7 @@
 import type { Scope } from '@ticketing/auth';
 import { routeTable } from './index';
 import { inMatchingOrder } from './route-order';
-import { isImplemented, type Access, type Route } from './route';
+import { isImplemented, pathParamNames, type Access, type Route } from './route';
 
 type Expected = [operation: string, access: Access];
 const secret = (scope: Scope | null, ...operations: string[]): Expected[] => operations.map((operation) => [operation, { kind: 'secret', scope }]);
@@ -25,7 +25,7 @@ const SPEC_OPERATIONS: Expected[] = [
     'POST /v1/discounts/{id}/deactivate',
     'POST /v1/discounts/{id}/triggers',
     'GET /v1/discounts/{id}/triggers',
-    'DELETE /v1/discounts/{id}/triggers/{trigger_id}',
+    'DELETE /v1/discounts/{id}/triggers/{triggerId}',
   ),
   ...secret('tickets:read', 'GET /v1/tickets', 'GET /v1/tickets/{id}', 'POST /v1/tickets/{id}/delivery_link', 'GET /v1/events/{id}/comps'),
   ...secret(
@@ -33,7 +33,7 @@ const SPEC_OPERATIONS: Expected[] = [
     'POST /v1/events/{id}/tickets',
     'POST /v1/events/{id}/comps',
     'POST /v1/events/{id}/seats/hold',
-    'DELETE /v1/events/{id}/seats/hold/{hold_id}',
+    'DELETE /v1/events/{id}/seats/hold/{holdId}',
     'GET /v1/events/{id}/queue',
     'POST /v1/events/{id}/queue/join',
     'POST /v1/events/{id}/queue/leave',
@@ -92,7 +92,7 @@ const SPEC_OPERATIONS: Expected[] = [
 /** Operations beyond the spec's tables (issue 3's extensions), each under the scope of its group. */
 const EXTENSIONS: Expected[] = [
   ...secret('events:read', 'GET /v1/events/{id}/tiers'),
-  ...secret('events:write', 'POST /v1/organizations', 'PATCH /v1/organizations/{id}', 'PATCH /v1/events/{id}/tiers/{tier_id}', 'PUT /v1/events/{id}/seatmap'),
+  ...secret('events:write', 'POST /v1/organizations', 'PATCH /v1/organizations/{id}', 'PATCH /v1/events/{id}/tiers/{tierId}', 'PUT /v1/events/{id}/seatmap'),
 ];
 
 const operation = (route: Route) => `${route.method.toUpperCase()} ${route.path}`;
@@ -164,5 +164,15 @@ describe('the route table', () => {
     const lists = routeTable.filter((route) => route.method === 'get' && route.response.safeParse({ object: 'list', data: [], has_more: false }).success);
     expect(lists.map((route) => route.operationId)).toEqual(expect.arrayContaining(['listEvents', 'listApiKeys', 'listTickets', 'listDiscounts', 'listPayouts', 'listWebhookDeliveries']));
     for (const route of lists) expect(Object.keys(route.query.shape)).toEqual(expect.arrayContaining(['limit', 'starting_after']));
+  });
+
+  it('names path parameters one way: {id}, {prefix} and {kind} as the spec does, and <resource>Id for a nested one, like its {eventId}', () => {
+    const names = [...new Set(routeTable.flatMap((route) => pathParamNames(route.path)))].sort();
+    expect(names).toEqual(['eventId', 'holdId', 'id', 'kind', 'prefix', 'tierId', 'triggerId']);
+    for (const route of routeTable) {
+      const [first, ...nested] = pathParamNames(route.path);
+      if (first !== undefined) expect(['id', 'prefix', 'kind']).toContain(first);
+      for (const name of nested) expect(name).toMatch(/^[a-z]+Id$/);
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { CachedKey, Scope } from '@ticketing/auth';
+import type { ErrorCode } from '@ticketing/errors';
 import type { BackendServices } from '../grpc/service-calls';
-import type { ApiReference } from '../openapi/api-reference';
+import type { ApiTag } from './tags';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -28,10 +29,19 @@ export interface RouteInput<TParams = Record<string, string>, TQuery = unknown, 
   body: TBody;
 }
 
+/**
+ * The API reference as the public routes serve it. Declared here, not imported from the
+ * OpenAPI generator, because the generator reads the route table: the layers point one way.
+ */
+export interface PublishedReference {
+  document: { openapi: string };
+  explorerHtml: string;
+}
+
 export interface HandlerContext {
   /** The backend services, called as the authenticated key (and tenant) of this request. */
   services: BackendServices;
-  reference: ApiReference;
+  reference: PublishedReference;
   /** The authenticated key, with what the gateway caches of its account; absent on public routes. */
   key?: CachedKey;
 }
@@ -45,8 +55,14 @@ export interface RouteSpec<TPath extends string, TQuery extends z.ZodObject, TBo
   /** OpenAPI style: `/v1/events/{id}`; each `{name}` becomes a required string parameter. */
   path: TPath;
   summary: string;
-  tag: string;
+  tag: ApiTag;
   access: Access;
+  /**
+   * Error codes the handler can answer beyond those the pipeline implies (key, scope,
+   * validation, idempotency, rate limit, a missing resource named in the path), for the
+   * OpenAPI document. `resource_missing` here means an id referenced in the request (400).
+   */
+  errors?: readonly ErrorCode[];
   /** Strict object of query parameters; none are accepted when absent. */
   query?: TQuery;
   /** Strict object the JSON body must match; the body is not read when absent. */
@@ -63,8 +79,9 @@ export interface Route {
   method: HttpMethod;
   path: string;
   summary: string;
-  tag: string;
+  tag: ApiTag;
   access: Access;
+  errors: readonly ErrorCode[];
   params: z.ZodObject<Record<string, z.ZodString>>;
   query: z.ZodObject;
   body?: z.ZodObject;
@@ -85,9 +102,10 @@ export function defineRoute<
   TQuery extends z.ZodObject = z.ZodObject<Record<never, never>>,
   TBody extends z.ZodObject | undefined = undefined,
 >(spec: RouteSpec<TPath, TQuery, TBody, TResponse>): Route {
-  const { handler, query, body, produces, ...rest } = spec;
+  const { handler, query, body, produces, errors, ...rest } = spec;
   return {
     ...rest,
+    errors: errors ?? [],
     params: z.strictObject(Object.fromEntries(pathParamNames(spec.path).map((name) => [name, pathParam]))),
     query: query ?? z.strictObject({}),
     body,

@@ -16,7 +16,7 @@ export const seatHoldsRoutes = [
   defineRoute({
     operationId: 'releaseSeatHold',
     method: 'delete',
-    path: '/v1/events/{id}/seats/hold/{hold_id}',
+    path: '/v1/events/{id}/seats/hold/{holdId}',
     summary: 'Release held seats',
     tag: TAG,
     access: secretKey('tickets:issue'),

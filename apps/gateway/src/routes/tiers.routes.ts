@@ -42,6 +42,7 @@ export const tiersRoutes = [
     summary: 'Add a ticket tier to an event',
     tag: TAG,
     access: secretKey('events:write'),
+    errors: ['event_finalized'],
     body: createTierBody,
     response: tierResource,
     handler: async ({ params, body }, { services }) =>
@@ -75,17 +76,18 @@ export const tiersRoutes = [
   defineRoute({
     operationId: 'updateTier',
     method: 'patch',
-    path: '/v1/events/{id}/tiers/{tier_id}',
+    path: '/v1/events/{id}/tiers/{tierId}',
     summary: 'Update a tier; only the fields sent change, null clears',
     tag: TAG,
     access: secretKey('events:write'),
+    errors: ['event_finalized', 'capacity_below_committed'],
     body: updateTierBody,
     response: tierResource,
     handler: async ({ params, body }, { services }) =>
       presentTier(
         await services.tiers.updateTier({
           event_id: params.id,
-          id: params.tier_id,
+          id: params.tierId,
           name: body.name,
           price: body.price,
           capacity: body.capacity,

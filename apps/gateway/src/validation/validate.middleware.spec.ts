@@ -12,7 +12,7 @@ const route = defineRoute({
   method: 'patch',
   path: '/v1/things/{id}/parts/{part_id}',
   summary: 'A route with every kind of input',
-  tag: 'Things',
+  tag: 'Events',
   access: secretKey(null),
   query: listQuery.extend({ q: z.string().optional() }),
   body: z.strictObject({ name: text(50).optional(), labels: z.array(z.strictObject({ label: text(20) })).optional(), metadata: z.record(z.string(), z.string()).optional() }),

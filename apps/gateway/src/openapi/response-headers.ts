@@ -1,0 +1,50 @@
+import { REQUEST_ID_HEADER } from '../http/request-id.middleware';
+import type { Route } from '../routes/route';
+
+const integer = { type: 'integer' as const, minimum: 0 };
+
+type HeaderName = typeof REQUEST_ID_HEADER | 'Idempotent-Replayed' | 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset' | 'Retry-After';
+
+type HeaderDoc = {
+  description: string;
+  required?: boolean;
+  schema: { type: 'string' | 'integer'; minimum?: number; enum?: string[]; example?: string | number };
+};
+
+/** Response headers, documented once under components.headers and referenced by every response that carries them. */
+export const RESPONSE_HEADERS: Record<HeaderName, HeaderDoc> = {
+  [REQUEST_ID_HEADER]: {
+    description: 'Identifies this request; quote it to support. Equals error.request_id.',
+    required: true,
+    schema: { type: 'string', example: 'req_01JD3WC8E0G2J4L6N8Q0S2U4W6' },
+  },
+  'Idempotent-Replayed': {
+    description: 'true when this is the stored response to an earlier request with the same Idempotency-Key, replayed.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'RateLimit-Limit': { description: 'Requests the key may make in the current window.', schema: { ...integer, example: 100 } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { ...integer, example: 99 } },
+  'RateLimit-Reset': { description: 'Seconds until the current window resets.', schema: { ...integer, example: 1 } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { ...integer, example: 1 } },
+};
+
+const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+type HeaderRefs = Record<string, { $ref: string }>;
+
+const refs = (names: HeaderName[]): HeaderRefs => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+/**
+ * The headers of one response of an operation: the request id always; the rate-limit state on
+ * keyed operations (limits are per key); the replay marker on POSTs that take an
+ * Idempotency-Key; Retry-After on a 429.
+ */
+export function responseHeaders(route: Route, status: number | 'default'): HeaderRefs {
+  const keyed = route.access.kind !== 'public';
+  return refs([
+    REQUEST_ID_HEADER,
+    ...(keyed ? RATE_LIMIT_HEADERS : []),
+    ...(keyed && route.method === 'post' ? (['Idempotent-Replayed'] satisfies HeaderName[]) : []),
+    ...(status === 429 ? (['Retry-After'] satisfies HeaderName[]) : []),
+  ]);
+}
