@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Kafka, Producer } from 'kafkajs';
+import type { IHeaders, Kafka, Producer } from 'kafkajs';
 import type { Tenant } from '@ticketing/auth';
-import { CATALOG_EVENT_TOPIC, type DomainEventEnvelope, TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
-import { createKafka, createProducer, ensureTopics, type EventConsumer, OutboxRelay } from '@ticketing/kafka';
+import { CATALOG_EVENT_TOPIC, catalogV1, type DomainEventEnvelope, TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
+import { callUnary, createGrpcClient, startGrpcServer } from '@ticketing/grpc';
+import { createKafka, createProducer, ensureTopics, EVENT_HEADERS, type EventConsumer, headerText, OutboxRelay } from '@ticketing/kafka';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase, waitFor } from '@ticketing/testing';
 import { SEAT_CHANGE_INBOX, startSeatChangeConsumer } from '../src/consumers/seat-change.consumer';
 import { createCatalogPrisma, type PrismaClient } from '../src/db';
+import { catalogGrpcServices } from '../src/grpc/services';
 import { CreateEventUseCase } from '../src/usecases/create-event/create-event.usecase';
 import { CreateTierUseCase } from '../src/usecases/create-tier/create-tier.usecase';
 import { RecordSeatChangeUseCase } from '../src/usecases/record-seat-change/record-seat-change.usecase';
@@ -88,5 +90,34 @@ describe('catalog and Kafka (real PostgreSQL, real Kafka)', () => {
 
     await waitFor('the seat to be held', async () => ((await prisma.seatStatus.findFirst({ where: { event_id: event.id, seat_id: 'Balcony:B:7', status: 'held' } })) ? true : undefined));
     expect(await prisma.inboxMessage.count({ where: { consumer: SEAT_CHANGE_INBOX, message_id: held.id } })).toBe(1);
+  });
+
+  it('stamps the request id of the gRPC call on the event it publishes, in the envelope and the Kafka headers', async () => {
+    const tokenSecret = 'catalog-kafka-test-secret-0123456789';
+    const server = await startGrpcServer(catalogGrpcServices(prisma, { tokenSecret, logger }), 0);
+    const events = createGrpcClient(catalogV1.EventServiceClient, `127.0.0.1:${server.port}`);
+    const requestId = newId('req');
+    const consumer = kafka.consumer({ groupId: `catalog-test-reader-${randomUUID()}` });
+    try {
+      const claims = { request_id: requestId, tenant: { account_id: tenant.accountId, mode: tenant.mode } };
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, { tokenSecret, deadlineMs: 5_000 });
+
+      const received: Array<{ envelope: DomainEventEnvelope; headers: IHeaders }> = [];
+      await consumer.connect();
+      await consumer.subscribe({ topic: CATALOG_EVENT_TOPIC.name, fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          if (message.key?.toString() === event.id) received.push({ envelope: JSON.parse(message.value!.toString()), headers: message.headers ?? {} });
+        },
+      });
+      const [published] = await waitFor('the event.created message', async () => (received.length > 0 ? received : undefined));
+      expect(published!.envelope).toMatchObject({ type: 'event.created', request_id: requestId });
+      expect(headerText(published!.headers, EVENT_HEADERS.requestId)).toBe(requestId);
+      expect(headerText(published!.headers, EVENT_HEADERS.accountId)).toBe(tenant.accountId);
+    } finally {
+      await consumer.disconnect();
+      events.close();
+      await server.shutdown();
+    }
   });
 });

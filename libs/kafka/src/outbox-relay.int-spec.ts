@@ -1,60 +1,57 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import type { Kafka } from 'kafkajs';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import pino from 'pino';
+import type { Client } from 'pg';
 import { z } from 'zod';
-import { DEFAULT_POSTGRES_URL } from '@ticketing/config';
 import { defineTopic } from '@ticketing/contracts';
-import { databaseUrl, ensureDatabase } from '@ticketing/db';
 import { createLogger } from '@ticketing/observability';
 import { waitFor } from '@ticketing/testing';
-import { createKafka, createProducer } from './client';
+import { createProducer } from './client';
 import { recordFirstDelivery } from './inbox';
-import { enqueueEvent, type RawSqlExecutor } from './outbox';
-import { OutboxRelay } from './outbox-relay';
+import { enqueueEvent } from './outbox';
+import { oldestUnpublishedAge, unpublishedMessages } from './metrics';
+import { OutboxRelay, type OutboxProducer } from './outbox-relay';
+import { createKafkaTestDatabase, createTestKafka, rawExecutor, TEST_BROKERS, type KafkaTestDatabase } from './testing/kafka-test-setup';
 import { ensureTopics } from './topics';
 
 const logger = createLogger('outbox-relay-test', 'silent');
-const adminUrl = process.env.POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
-const databaseName = `outbox_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-const url = databaseUrl(adminUrl, databaseName);
-
-/** `$executeRaw` over a plain pg client, as Prisma's tagged template would run it. */
-function rawExecutor(client: Client): RawSqlExecutor {
-  return {
-    async $executeRaw(query, ...values) {
-      const text = query.reduce((sql, part, index) => `${sql}$${index}${part}`);
-      return (await client.query(text, values)).rowCount ?? 0;
-    },
-  };
-}
 
 describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
   const topic = defineTopic(`test.outbox.${randomUUID()}`, { 'thing.happened': z.object({ n: z.number() }) });
+  const tenant = { accountId: 'acct_test', mode: 'test' as const };
+  let database: KafkaTestDatabase;
   let db: Client;
+  let url: string;
   let kafka: Kafka;
 
   beforeAll(async () => {
-    await ensureDatabase(adminUrl, databaseName);
-    db = new Client({ connectionString: url });
-    await db.connect();
-    await db.query(`CREATE TABLE outbox_messages (position BIGSERIAL PRIMARY KEY, id TEXT NOT NULL UNIQUE, topic TEXT NOT NULL,
-      message_key TEXT NOT NULL, payload JSONB NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now(), published_at TIMESTAMPTZ, claimed_by TEXT, claimed_until TIMESTAMPTZ)`);
-    await db.query(`CREATE TABLE inbox_messages (consumer TEXT NOT NULL, message_id TEXT NOT NULL,
-      processed_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (consumer, message_id))`);
-    kafka = createKafka({ clientId: 'outbox-relay-test', brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','), logger });
+    database = await createKafkaTestDatabase();
+    ({ db, url } = database);
+    kafka = createTestKafka('outbox-relay-test', logger);
     await ensureTopics(kafka, [topic.name]);
   });
 
-  afterAll(async () => {
-    await db.end();
-    const admin = new Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await admin.end();
-  });
+  afterAll(() => database.drop());
+
+  const enqueue = (aggregateId: string, n: number) => enqueueEvent(rawExecutor(db), { topic, type: 'thing.happened', aggregateId, tenant, data: { n } });
+  const publishedAt = async (id: string) => (await db.query<{ published_at: Date | null }>('SELECT published_at FROM outbox_messages WHERE id = $1', [id])).rows[0]!.published_at;
+
+  /** Everything on the test topic from now on, as it arrives. */
+  async function readTopic(): Promise<{ received: Array<{ id: string; key: string }>; stop(): Promise<void> }> {
+    const received: Array<{ id: string; key: string }> = [];
+    const consumer = kafka.consumer({ groupId: `outbox-test-reader-${randomUUID()}` });
+    await consumer.connect();
+    await consumer.subscribe({ topic: topic.name, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        received.push({ id: JSON.parse(message.value!.toString()).id, key: message.key!.toString() });
+      },
+    });
+    return { received, stop: () => consumer.disconnect() };
+  }
 
   it('publishes every committed message exactly once across two relay replicas, oldest first per key', async () => {
-    const tenant = { accountId: 'acct_test', mode: 'test' as const };
     const executor = rawExecutor(db);
     const enqueued: string[] = [];
     for (let n = 0; n < 60; n += 1) {
@@ -100,4 +97,134 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
     expect(await recordFirstDelivery(executor, 'billing', 'msg_1')).toBe(false);
     expect(await recordFirstDelivery(executor, 'reporting', 'msg_1')).toBe(true);
   });
+
+  /** A producer whose sends wait at a gate the test opens, so the test can look around mid-send. */
+  function gatedProducer(producer: Producer): { producer: OutboxProducer; sending: Promise<void>; open(): void } {
+    let open!: () => void;
+    let entered!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const sending = new Promise<void>((resolve) => (entered = resolve));
+    return {
+      producer: {
+        connect: () => producer.connect(),
+        sendBatch: async (batch) => {
+          entered();
+          await opened;
+          return producer.sendBatch(batch);
+        },
+      },
+      sending,
+      open,
+    };
+  }
+
+  it('holds no transaction, row lock or advisory lock while Kafka takes the messages', async () => {
+    const producer = createProducer(kafka);
+    const gate = gatedProducer(producer);
+    const relay = new OutboxRelay({ databaseUrl: url, producer: gate.producer, logger, pollIntervalMs: 20 });
+    const message = await enqueue(`agg_${randomUUID()}`, 1);
+    relay.start();
+    try {
+      await gate.sending;
+      const { rows: transactions } = await db.query(
+        `SELECT pid, state FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL`,
+      );
+      expect(transactions).toEqual([]);
+      const { rows: advisoryLocks } = await db.query(
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
+      expect(advisoryLocks).toEqual([]);
+      // A writer touching the very row being sent is not made to wait.
+      await db.query('BEGIN');
+      await db.query(`SET LOCAL lock_timeout = '1s'`);
+      await db.query('UPDATE outbox_messages SET payload = payload WHERE id = $1', [message.id]);
+      await db.query('ROLLBACK');
+    } finally {
+      gate.open();
+      await relay.stop();
+      await producer.disconnect();
+    }
+    expect(await publishedAt(message.id)).not.toBeNull();
+  });
+
+  it('leaves a key to the relay sending it while another relay publishes the other keys, so the key stays in order', async () => {
+    const reader = await readTopic();
+    const producer = createProducer(kafka);
+    const gate = gatedProducer(producer);
+    const slow = new OutboxRelay({ databaseUrl: url, producer: gate.producer, logger, pollIntervalMs: 20 });
+    const fast = new OutboxRelay({ databaseUrl: url, producer, logger, pollIntervalMs: 20 });
+    const [busyKey, otherKey] = [`agg_${randomUUID()}`, `agg_${randomUUID()}`];
+    const first = await enqueue(busyKey, 1);
+    slow.start();
+    try {
+      await gate.sending;
+      const second = await enqueue(busyKey, 2);
+      const other = await enqueue(otherKey, 3);
+      fast.start();
+      await waitFor('the other key to be published', async () => ((await publishedAt(other.id)) ? true : undefined));
+      expect(await publishedAt(second.id)).toBeNull();
+
+      gate.open();
+      await waitFor('the busy key to be published', async () => ((await publishedAt(second.id)) ? true : undefined));
+      await waitFor('the reader to see both', async () => (reader.received.filter((message) => message.key === busyKey).length >= 2 ? true : undefined));
+      expect(reader.received.filter((message) => message.key === busyKey).map((message) => message.id)).toEqual([first.id, second.id]);
+    } finally {
+      gate.open();
+      await Promise.all([slow.stop(), fast.stop()]);
+      await producer.disconnect();
+      await reader.stop();
+    }
+  });
+
+  it('backs off while the broker is unreachable, reports its lag, and publishes once the broker is back', async () => {
+    const failures: number[] = [];
+    const relayLogger = pino({ level: 'error' }, { write: (line: string) => void (JSON.parse(line).failures && failures.push(Date.now())) });
+    // A broker address nothing listens on yet; later a proxy to the real broker opens there.
+    const port = await freePort();
+    const unreachable = new Kafka({ clientId: 'outbox-relay-test-down', brokers: [`127.0.0.1:${port}`], retry: { retries: 1, initialRetryTime: 20 }, logLevel: logLevel.NOTHING });
+    const producer = createProducer(unreachable);
+    const relay = new OutboxRelay({ databaseUrl: url, producer, logger: relayLogger, pollIntervalMs: 10, backoff: { initialMs: 400, maxMs: 1_600 } });
+    const message = await enqueue(`agg_${randomUUID()}`, 1);
+    relay.start();
+    let proxy: Server | undefined;
+    try {
+      await waitFor('four failed rounds', async () => (failures.length >= 4 ? true : undefined));
+      // Without backoff four rounds take a few tens of milliseconds; with it at least 200 + 400 + 800.
+      expect(failures[3]! - failures[0]!).toBeGreaterThanOrEqual(1_300);
+      expect(await publishedAt(message.id)).toBeNull();
+      const { rows } = await db.query('SELECT claimed_by FROM outbox_messages WHERE id = $1', [message.id]);
+      expect(rows[0].claimed_by).toBeNull();
+      expect((await oldestUnpublishedAge.get()).values[0]?.value).toBeGreaterThanOrEqual(1);
+
+      proxy = await forwardTo(port, TEST_BROKERS[0]!);
+      await waitFor('the relay to publish', async () => ((await publishedAt(message.id)) ? true : undefined), { timeoutMs: 60_000 });
+      expect((await unpublishedMessages.get()).values[0]?.value).toBe(0);
+      expect((await oldestUnpublishedAge.get()).values[0]?.value).toBe(0);
+    } finally {
+      await relay.stop();
+      await producer.disconnect();
+      proxy?.close();
+    }
+  });
 });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A TCP proxy on `port` to `target` ("host:port"): the broker coming back where the relay looks for it. */
+async function forwardTo(port: number, target: string): Promise<Server> {
+  const [host, targetPort] = target.split(':');
+  const server = createServer((client) => {
+    const upstream = connect(Number(targetPort), host);
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import type { IHeaders, Kafka, Producer } from 'kafkajs';
+import pino from 'pino';
+import { Pool } from 'pg';
+import { z } from 'zod';
+import { defineTopic, type DomainEventEnvelope } from '@ticketing/contracts';
+import { createLogger } from '@ticketing/observability';
+import { waitFor } from '@ticketing/testing';
+import { createProducer } from './client';
+import { startEventConsumer, type EventConsumer } from './consumer';
+import { DEAD_LETTER_HEADERS, deadLetterTopicOf } from './dead-letter';
+import { recordFirstDelivery } from './inbox';
+import { EVENT_HEADERS, headerText } from './message-headers';
+import { consumedMessages, consumerLag, deadLetteredMessages } from './metrics';
+import { enqueueEvent } from './outbox';
+import { OutboxRelay } from './outbox-relay';
+import { withRequestId } from './request-id-scope';
+import { createKafkaTestDatabase, createTestKafka, rawExecutor, type KafkaTestDatabase } from './testing/kafka-test-setup';
+import { ensureTopics } from './topics';
+
+const logger = createLogger('consumer-test', 'silent');
+const thingHappened = (name: string) => defineTopic(`test.consumer.${name}.${randomUUID()}`, { 'thing.happened': z.object({ n: z.number() }) });
+type TestTopic = ReturnType<typeof thingHappened>;
+
+/** A logger whose lines the test can read. */
+function capturingLogger(): { logger: pino.Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  return { logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }), lines };
+}
+
+interface ReceivedMessage {
+  key: string;
+  value: string;
+  headers: IHeaders;
+}
+
+describe('event consumer against real Kafka and PostgreSQL', () => {
+  let database: KafkaTestDatabase;
+  let pool: Pool;
+  let kafka: Kafka;
+  let producer: Producer;
+  const stops: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    database = await createKafkaTestDatabase();
+    await database.db.query('CREATE TABLE applied (message_id TEXT NOT NULL, n INT NOT NULL)');
+    pool = new Pool({ connectionString: database.url, max: 2 });
+    kafka = createTestKafka('consumer-test', logger);
+    producer = createProducer(kafka);
+    await producer.connect();
+  });
+
+  afterEach(async () => {
+    while (stops.length > 0) await stops.pop()!();
+  });
+
+  afterAll(async () => {
+    await producer.disconnect();
+    await pool.end();
+    await database.drop();
+  });
+
+  /** Every message on `topic` from the beginning, as it arrives. */
+  async function readTopic(topic: string): Promise<ReceivedMessage[]> {
+    const received: ReceivedMessage[] = [];
+    const reader = kafka.consumer({ groupId: `consumer-test-reader-${randomUUID()}` });
+    await reader.connect();
+    await reader.subscribe({ topic, fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ message }) => {
+        received.push({ key: message.key!.toString(), value: message.value?.toString() ?? '', headers: message.headers ?? {} });
+      },
+    });
+    stops.push(() => reader.disconnect());
+    return received;
+  }
+
+  /** Applies an event once, through the inbox, in one transaction; `fail` runs inside it, so a throw rolls it back. */
+  async function apply(event: DomainEventEnvelope<string, { n: number }>, fail: () => void = () => undefined): Promise<void> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      if (await recordFirstDelivery(rawExecutor(client), 'consumer-test', event.id)) {
+        await client.query('INSERT INTO applied (message_id, n) VALUES ($1, $2)', [event.id, event.data.n]);
+      }
+      fail();
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  const envelope = (n: unknown): DomainEventEnvelope => ({
+    id: `msg_${randomUUID()}`,
+    type: 'thing.happened',
+    account_id: 'acct_consumer_test',
+    mode: 'test',
+    occurred_at: new Date().toISOString(),
+    data: { n },
+  });
+
+  const appliedRows = async (): Promise<Array<{ n: number }>> => (await pool.query('SELECT n FROM applied ORDER BY n')).rows;
+
+  const valueOf = async (metric: typeof consumedMessages | typeof deadLetteredMessages, labels: Record<string, string>) =>
+    (await metric.get()).values.find((sample) => Object.entries(labels).every(([name, value]) => (sample.labels as Record<string, unknown>)[name] === value))?.value ?? 0;
+
+  async function lagOf(topic: string, group: string): Promise<number | undefined> {
+    const samples = (await consumerLag.get()).values.filter((sample) => sample.labels.topic === topic && sample.labels.group === group);
+    return samples.length === 0 ? undefined : samples.reduce((sum, sample) => sum + sample.value, 0);
+  }
+
+  it('sends what it cannot apply to <topic>.dlq with the reason, retries a flaky handler, and goes on with the partition', async () => {
+    const topic: TestTopic = thingHappened('dlq');
+    const group = `consumer-test-${randomUUID()}`;
+    await ensureTopics(kafka, [topic.name]);
+    const attempts = new Map<number, number>();
+    let releaseUnlucky!: () => void;
+    const unluckyMayFail = new Promise<void>((resolve) => (releaseUnlucky = resolve));
+
+    const [flaky, good] = [envelope(7), envelope(1)];
+    const bodies = ['{"this is": not json', JSON.stringify(envelope('seven')), JSON.stringify(envelope(13)), JSON.stringify(flaky), JSON.stringify(good)];
+    // One key: one partition, in this order.
+    await producer.send({ topic: topic.name, messages: bodies.map((value) => ({ key: 'one-key', value })) });
+
+    const consumer: EventConsumer = await startEventConsumer({
+      kafka,
+      groupId: group,
+      topic,
+      logger,
+      retry: { attempts: 3, backoff: { initialMs: 10, maxMs: 40 } },
+      handle: async (event) => {
+        const attempt = (attempts.get(event.data.n) ?? 0) + 1;
+        attempts.set(event.data.n, attempt);
+        if (event.data.n === 13) {
+          await unluckyMayFail;
+          throw new Error('thirteen always fails');
+        }
+        await apply(event, () => {
+          if (event.data.n === 7 && attempt <= 2) throw new Error('seven fails twice');
+        });
+      },
+    });
+    stops.push(() => consumer.disconnect());
+
+    await waitFor('the failing handler to be called', async () => (attempts.has(13) ? true : undefined));
+    // The unlucky message and the two after it are not committed yet.
+    expect(await lagOf(topic.name, group)).toBeGreaterThanOrEqual(3);
+    releaseUnlucky();
+
+    const deadLetters = await readTopic(deadLetterTopicOf(topic.name));
+    await waitFor('three dead letters', async () => (deadLetters.length >= 3 ? true : undefined));
+    await waitFor('the good message to be applied', async () => ((await appliedRows()).some((row) => row.n === 1) ? true : undefined));
+
+    expect(deadLetters.map((letter) => headerText(letter.headers, DEAD_LETTER_HEADERS.reason))).toEqual(['not_json', 'invalid_event', 'handler_failed']);
+    expect(deadLetters.map((letter) => letter.value)).toEqual(bodies.slice(0, 3));
+    expect(deadLetters.map((letter) => letter.key)).toEqual(['one-key', 'one-key', 'one-key']);
+    const [notJson, invalid, failed] = deadLetters.map((letter) => (name: string) => headerText(letter.headers, name));
+    expect(notJson!(DEAD_LETTER_HEADERS.topic)).toBe(topic.name);
+    expect([notJson!, invalid!, failed!].map((header) => header(DEAD_LETTER_HEADERS.offset))).toEqual(['0', '1', '2']);
+    expect(invalid!(DEAD_LETTER_HEADERS.error)).toMatch(/data\.n/);
+    expect(failed!(DEAD_LETTER_HEADERS.error)).toBe('thirteen always fails');
+    expect(failed!(DEAD_LETTER_HEADERS.attempts)).toBe('3');
+    expect(failed!(DEAD_LETTER_HEADERS.consumerGroup)).toBe(group);
+
+    expect(attempts.get(7)).toBe(3);
+    expect(await appliedRows()).toEqual([{ n: 1 }, { n: 7 }]);
+    const labels = { topic: topic.name, group };
+    for (const reason of ['not_json', 'invalid_event', 'handler_failed']) expect(await valueOf(deadLetteredMessages, { ...labels, reason })).toBe(1);
+    expect(await valueOf(consumedMessages, { ...labels, outcome: 'handled' })).toBe(2);
+    await waitFor('the lag to reach zero', async () => ((await lagOf(topic.name, group)) === 0 ? true : undefined));
+  });
+
+  it('carries the request id from an outbox row through Kafka headers into the consumer’s log lines', async () => {
+    const topic: TestTopic = thingHappened('request-id');
+    await ensureTopics(kafka, [topic.name]);
+    const requestId = `req_${randomUUID().replace(/-/g, '')}`;
+    const tenant = { accountId: 'acct_request_id_test', mode: 'live' as const };
+    const written = await withRequestId(requestId, () =>
+      enqueueEvent(rawExecutor(database.db), { topic, type: 'thing.happened', aggregateId: 'agg_request', tenant, data: { n: 42 } }),
+    );
+    expect(written.request_id).toBe(requestId);
+
+    const relay = new OutboxRelay({ databaseUrl: database.url, producer, logger, pollIntervalMs: 20 });
+    relay.start();
+    stops.push(() => relay.stop());
+    const raw = await readTopic(topic.name);
+    const captured = capturingLogger();
+    const consumer = await startEventConsumer({
+      kafka,
+      groupId: `consumer-test-${randomUUID()}`,
+      topic,
+      logger: captured.logger,
+      handle: async (_event, context) => context.logger.info('thing applied'),
+    });
+    stops.push(() => consumer.disconnect());
+
+    await waitFor('the message on Kafka', async () => (raw.length > 0 ? true : undefined));
+    expect(headerText(raw[0]!.headers, EVENT_HEADERS.requestId)).toBe(requestId);
+    expect(headerText(raw[0]!.headers, EVENT_HEADERS.accountId)).toBe(tenant.accountId);
+    expect(headerText(raw[0]!.headers, EVENT_HEADERS.mode)).toBe('live');
+
+    const line = await waitFor('the consumer’s log line', async () => captured.lines.find((entry) => entry.msg === 'thing applied'));
+    expect(line).toMatchObject({ request_id: requestId, account_id: tenant.accountId, mode: 'live', event_id: written.id, event_type: 'thing.happened' });
+  });
+});

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { Client, type ClientBase } from 'pg';
+import type { Kafka } from 'kafkajs';
+import { DEFAULT_POSTGRES_URL } from '@ticketing/config';
+import { databaseUrl, ensureDatabase } from '@ticketing/db';
+import type { Logger } from '@ticketing/observability';
+import { createKafka } from '../client';
+import type { RawSqlExecutor } from '../outbox';
+
+/** The library's two tables as every service's migrations create them (outbox.ts, inbox.ts). */
+const TABLES_SQL = `
+  CREATE TABLE outbox_messages (position BIGSERIAL PRIMARY KEY, id TEXT NOT NULL UNIQUE, topic TEXT NOT NULL,
+    message_key TEXT NOT NULL, payload JSONB NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now(), published_at TIMESTAMPTZ,
+    claimed_by TEXT, claimed_until TIMESTAMPTZ);
+  CREATE INDEX outbox_messages_unpublished ON outbox_messages (position) WHERE published_at IS NULL;
+  CREATE TABLE inbox_messages (consumer TEXT NOT NULL, message_id TEXT NOT NULL,
+    processed_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (consumer, message_id));`;
+
+export interface KafkaTestDatabase {
+  name: string;
+  url: string;
+  /** A connection of the test's own. */
+  db: Client;
+  drop(): Promise<void>;
+}
+
+/** A fresh database with the outbox and inbox tables, for one test file. */
+export async function createKafkaTestDatabase(): Promise<KafkaTestDatabase> {
+  const adminUrl = process.env.POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
+  const name = `kafka_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  await ensureDatabase(adminUrl, name);
+  const url = databaseUrl(adminUrl, name);
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  await db.query(TABLES_SQL);
+  return {
+    name,
+    url,
+    db,
+    drop: async () => {
+      await db.end();
+      const admin = new Client({ connectionString: adminUrl });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+/** `$executeRaw` over a plain pg client, as Prisma's tagged template would run it. */
+export function rawExecutor(client: ClientBase): RawSqlExecutor {
+  return {
+    async $executeRaw(query, ...values) {
+      const text = query.reduce((sql, part, index) => `${sql}$${index}${part}`);
+      return (await client.query(text, values)).rowCount ?? 0;
+    },
+  };
+}
+
+export const TEST_BROKERS = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+
+export function createTestKafka(clientId: string, logger: Logger): Kafka {
+  return createKafka({ clientId, brokers: TEST_BROKERS, logger });
+}
