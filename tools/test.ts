@@ -1,8 +1,10 @@
 /**
  * `npm test`: everything a change must pass, on a fresh clone, in one command. Sets up the
- * infrastructure and databases, checks generated contracts, lints (incl. Nx module
- * boundaries), type-checks, then runs unit and integration tests in parallel and the
- * end-to-end suite in band (it restarts services). Ends with one "N passed, N failed" line.
+ * infrastructure and databases, checks generated contracts, lints the OpenAPI document
+ * (Spectral and Redocly: no error, no warning) and checks the typed client generated from it,
+ * lints the code (incl. Nx module boundaries), type-checks, then runs unit and integration
+ * tests in parallel and the end-to-end suite in band (it restarts services). Ends with one
+ * "N passed, N failed" line.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -44,6 +46,8 @@ async function main(): Promise<number> {
   const checks = [
     step('lock file installs on a fresh clone', bin('tsx'), ['tools/check-lockfile.ts']),
     step('generated contracts are up to date', bin('tsx'), ['tools/codegen/proto.ts', '--check']),
+    step('OpenAPI document lints clean (Spectral, Redocly)', bin('tsx'), ['tools/openapi/lint.ts']),
+    step('typed API client matches the OpenAPI document', bin('tsx'), ['tools/codegen/openapi-client.ts', '--check']),
     step('lint (incl. Nx module boundaries)', 'npm', ['run', '--silent', 'lint']),
     step('type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']),
   ];
