@@ -1,12 +1,15 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { requestState } from '../http/request-state';
 import type { KeyVerifier } from './key-verifier';
 import { presentedApiKey } from './presented-api-key';
 
-export function authenticate(verifier: KeyVerifier): RequestHandler {
+/** Runs before a presented key is looked up in identity (not for keys already verified); may refuse. */
+export type LookupGuard = (req: Request, res: Response) => Promise<void>;
+
+export function authenticate(verifier: KeyVerifier, beforeLookup: LookupGuard): RequestHandler {
   return async (req, res, next) => {
     const state = requestState(res);
-    state.key = await verifier.verify(presentedApiKey(req.headers), state.requestId);
+    state.key = await verifier.verify(presentedApiKey(req.headers), state.requestId, () => beforeLookup(req, res));
     next();
   };
 }

@@ -64,11 +64,13 @@ export class KeyVerifier {
     private readonly caller: CallerOptions,
   ) {}
 
-  async verify(presented: string, requestId: string): Promise<CachedKey> {
+  /** `beforeLookup` runs only when the key must be looked up in identity, and may refuse it. */
+  async verify(presented: string, requestId: string, beforeLookup: () => Promise<void>): Promise<CachedKey> {
     if (!looksLikeApiKey(presented)) throw invalidKey();
     const keyHash = hashApiKey(presented);
     const entry = keyCacheEntry(keyHash);
     const cached = await this.redis.get(entry);
+    if (cached === null) await beforeLookup();
     const key = cached === null ? await this.resolveAndCache(entry, keyHash, requestId) : parsedEntry(cached);
     if (key.revoked) throw revokedKey();
     return key;

@@ -54,22 +54,25 @@ export class RateLimits {
     next();
   };
 
-  /** Before the key is looked up: an address past its failed-authentication budget gets 429. */
-  readonly refuseFailingClients: RequestHandler = async (req, res, next) => {
+  /**
+   * Before a key is looked up in identity (a key this gateway has not verified yet): an address
+   * past its failed-authentication budget gets 429. Keys already verified skip it, so the hot
+   * path pays no Redis round trip for it; guesses are always lookups.
+   */
+  async refuseIfFailing(req: Request, res: Response): Promise<void> {
     const budget = this.settings.budgets.failed_authentication;
     let state: RateLimiterRes | null;
     try {
       state = await this.limiter('failed_authentication', budget).get(clientAddress(req));
     } catch (error) {
       this.metrics.outage('failed_authentication', error);
-      return next();
+      return;
     }
     if (state !== null && state.remainingPoints === 0) {
       this.metrics.refusal('failed_authentication');
       refuse(res, 'failed_authentication', budget.points, state);
     }
-    next();
-  };
+  }
 
   /** Right after authentication: an invalid key counts against its address, then the 401 goes on. */
   readonly countFailedAuthentication: ErrorRequestHandler = async (error: unknown, req: Request, _res, next) => {

@@ -51,7 +51,8 @@ function respond(route: Route & { handler: NonNullable<Route['handler']> }, deps
 
 /**
  * Each operation's pipeline, in the order the architecture fixes (docs/decisions/0010):
- * failed-authentication limit of the address → authenticate → the key's rate limit → key kind
+ * authenticate (a key not verified before is looked up only if its address is within its
+ * failed-authentication limit) → the key's rate limit → key kind
  * and scope → read and validate input → idempotency (POST) → handler; public routes start with
  * the address's limit. Unbuilt operations stop at 501 right after the key checks.
  */
@@ -60,7 +61,7 @@ function pipeline(route: Route, deps: RouteTableDeps): Array<RequestHandler | Er
   const keyChecks =
     route.access.kind === 'public'
       ? [rateLimits.perClient]
-      : [rateLimits.refuseFailingClients, authenticate(deps.verifier), rateLimits.countFailedAuthentication, rateLimits.forKey(route), authorize(route.access)];
+      : [authenticate(deps.verifier, (req, res) => rateLimits.refuseIfFailing(req, res)), rateLimits.countFailedAuthentication, rateLimits.forKey(route), authorize(route.access)];
   if (!isImplemented(route)) return [...keyChecks, notImplemented];
   return [
     ...keyChecks,
