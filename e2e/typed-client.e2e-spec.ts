@@ -30,6 +30,7 @@ describe('the typed client generated from the OpenAPI document', () => {
 
     const read = await api.GET('/v1/events/{id}', { params: { path: { id: event.id } } });
     expect(read.data?.tiers.map((each) => each.id)).toEqual([tier.id]);
+    for (const header of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(read.response.headers.get(header)).toMatch(/^\d+$/);
 
     const tiers = await api.GET('/v1/events/{id}/tiers', { params: { path: { id: event.id }, query: { limit: 10 } } });
     expect(tiers.data).toMatchObject({ object: 'list', has_more: false, data: [{ id: tier.id }] });

@@ -7,19 +7,26 @@ type Json = any;
 
 const escape = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** The object at a local `$ref` (`#/components/headers/Request-Id`), or the object itself. */
-function resolved(document: Json, node: Json): Json {
-  if (typeof node?.$ref !== 'string') return node;
-  return node.$ref
-    .slice(2)
-    .split('/')
-    .reduce((at: Json, token: string) => at?.[token.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+/** Where a header object is in the document: its `$ref`'s target, or inline in the response. */
+function headerPointer(header: Json, inline: string): string {
+  return typeof header?.$ref === 'string' ? header.$ref.slice(1) : inline;
 }
+
+/** The node at a JSON pointer into the document. */
+function at(document: Json, pointer: string): Json {
+  return pointer
+    .slice(1)
+    .split('/')
+    .reduce((node: Json, token: string) => node?.[token.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+}
+
+/** A header's text as the JSON value its schema describes: digits are a number. */
+const headerValue = (text: string): unknown => (/^-?\d+$/.test(text) ? Number(text) : text);
 
 /**
  * Fails a call whose answer the document does not describe: a status its operation does not
- * list (only a 5xx may fall to `default`), a required header missing, or a JSON body that does
- * not match the documented schema.
+ * list (only a 5xx may fall to `default`), a required header missing, a header or a JSON body
+ * that does not match its documented schema.
  */
 function conformingTo(document: Json): Middleware {
   const schemas = new OpenApiSchemas(document);
@@ -33,12 +40,19 @@ function conformingTo(document: Json): Middleware {
       const listed = status in responses ? status : response.status >= 500 ? 'default' : undefined;
       if (listed === undefined) throw new Error(`${operation} answered ${status}, a status its OpenAPI operation does not list: ${await response.clone().text()}`);
       const documented = responses[listed];
-      const problems = Object.entries<Json>(documented.headers ?? {})
-        .filter(([name, header]) => resolved(document, header).required && !response.headers.has(name))
-        .map(([name]) => `header ${name} is missing`);
+      const responseAt = `/paths/${escape(schemaPath)}/${method}/responses/${escape(listed)}`;
+      const problems: string[] = [];
+      for (const [name, header] of Object.entries<Json>(documented.headers ?? {})) {
+        const pointer = headerPointer(header, `${responseAt}/headers/${escape(name)}`);
+        const value = response.headers.get(name);
+        if (value === null) {
+          if (at(document, pointer).required) problems.push(`header ${name} is missing`);
+        } else {
+          problems.push(...schemas.errorsAt(`${pointer}/schema`, headerValue(value)).map((problem) => `header ${name} ${problem}`));
+        }
+      }
       if (documented.content?.['application/json']) {
-        const schemaAt = `/paths/${escape(schemaPath)}/${method}/responses/${escape(listed)}/content/application~1json/schema`;
-        problems.push(...schemas.errorsAt(schemaAt, await response.clone().json()).map((problem) => `body ${problem}`));
+        problems.push(...schemas.errorsAt(`${responseAt}/content/application~1json/schema`, await response.clone().json()).map((problem) => `body ${problem}`));
       }
       if (problems.length > 0) throw new Error(`${operation} answered ${status} unlike its OpenAPI document: ${problems.join('; ')}.`);
     },

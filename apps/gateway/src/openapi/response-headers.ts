@@ -22,10 +22,10 @@ export const RESPONSE_HEADERS: Record<HeaderName, HeaderDoc> = {
     description: 'true when this is the stored response to an earlier request with the same Idempotency-Key, replayed.',
     schema: { type: 'string', enum: ['true'] },
   },
-  'RateLimit-Limit': { description: 'Requests the key may make in the current window.', schema: { ...integer, example: 100 } },
+  'RateLimit-Limit': { description: 'Requests allowed in the current window (per account and mode, or per client address on public operations).', schema: { ...integer, example: 100 } },
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { ...integer, example: 99 } },
   'RateLimit-Reset': { description: 'Seconds until the current window resets.', schema: { ...integer, example: 1 } },
-  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { ...integer, example: 1 } },
+  'Retry-After': { description: 'Seconds to wait before retrying (equals RateLimit-Reset).', required: true, schema: { ...integer, example: 1 } },
 };
 
 const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -35,16 +35,16 @@ type HeaderRefs = Record<string, { $ref: string }>;
 const refs = (names: HeaderName[]): HeaderRefs => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 /**
- * The headers of one response of an operation: the request id always; the rate-limit state on
- * keyed operations (limits are per key); the replay marker on POSTs that take an
- * Idempotency-Key; Retry-After on a 429.
+ * The headers of one response of an operation: the request id and the rate-limit state always
+ * (per account on keyed operations, per client address on public ones: docs/decisions/0021);
+ * the replay marker on POSTs that take an Idempotency-Key; Retry-After on a 429.
  */
 export function responseHeaders(route: Route, status: number | 'default'): HeaderRefs {
-  const keyed = route.access.kind !== 'public';
+  const idempotent = route.access.kind !== 'public' && route.method === 'post';
   return refs([
     REQUEST_ID_HEADER,
-    ...(keyed ? RATE_LIMIT_HEADERS : []),
-    ...(keyed && route.method === 'post' ? (['Idempotent-Replayed'] satisfies HeaderName[]) : []),
+    ...RATE_LIMIT_HEADERS,
+    ...(idempotent ? (['Idempotent-Replayed'] satisfies HeaderName[]) : []),
     ...(status === 429 ? (['Retry-After'] satisfies HeaderName[]) : []),
   ]);
 }
