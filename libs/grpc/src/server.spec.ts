@@ -1,5 +1,6 @@
 import { Metadata, status as GrpcStatus, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
 import pino from 'pino';
+import { currentRequestId } from '@ticketing/observability';
 import { signInternalToken } from '@ticketing/auth';
 import type { CallContext } from './call-context';
 import { currentIdempotentCall, isReplayed, writeIdempotencyMetadata } from './idempotent-call';
@@ -52,6 +53,18 @@ describe('implementService', () => {
       return { tenant: context.tenant, requestId: context.requestId };
     }, unaryCall(Infinity));
     expect(seen).toEqual([null, { tenant: { accountId: 'acct_1', mode: 'test' }, requestId: 'req_1' }]);
+  });
+
+  it('runs the handler in its request id\'s scope and ends each call with one log line naming it', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const service = implementService<{ createThing: (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void }>(
+      { createThing: async () => ({ seen: currentRequestId() }) },
+      { tokenSecret, logger },
+    );
+    const answer = await new Promise<Parameters<sendUnaryData<unknown>>>((resolve) => service.createThing(unaryCall(Infinity), (...args) => resolve(args)));
+    expect(answer).toEqual([null, { seen: 'req_1' }]);
+    expect(lines).toEqual([expect.objectContaining({ msg: 'call', request_id: 'req_1', rpc: 'createThing', account_id: 'acct_1', mode: 'test', outcome: 'ok' })]);
   });
 
   it('refuses a call whose token was signed with another secret, every time', async () => {

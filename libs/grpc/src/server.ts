@@ -12,7 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { HealthImplementation } from 'grpc-health-check';
 import { verifiedInternalToken } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
-import type { Logger } from '@ticketing/observability';
+import { withRequestId, type Logger } from '@ticketing/observability';
 import { CallContext } from './call-context';
 import { IdempotentCall, readIdempotencyMetadata, replayedMetadata, runIdempotentCall } from './idempotent-call';
 import { apiErrorToGrpc, internalErrorToGrpc } from './status-mapping';
@@ -62,6 +62,8 @@ function idempotentCallOf(call: ServerUnaryCall<unknown, unknown>, context: Call
  * Adapts async handlers to grpc-js: every call must carry a valid gateway-signed token, a call
  * past its deadline is not run, a call with an Idempotency-Key runs as an IdempotentCall, an
  * ApiError becomes a status with its code in trailers, anything else is logged and hidden.
+ * Handlers run in their request id's scope (what they publish carries it), and each call ends
+ * with one log line naming its request id, so a search for the id finds the service's part.
  */
 export function implementService<TServer extends UntypedServiceImplementation>(
   handlers: AsyncServiceImplementation<TServer>,
@@ -82,19 +84,28 @@ export function implementService<TServer extends UntypedServiceImplementation>(
         callback({ code: GrpcStatus.DEADLINE_EXCEEDED, details: 'the call arrived after its deadline and was not run' });
         return;
       }
+      const started = performance.now();
+      const logCall = (outcome: string) =>
+        options.logger.info(
+          { request_id: context.requestId, rpc: name, account_id: context.claims.tenant?.account_id, mode: context.claims.tenant?.mode, outcome, duration_ms: Math.round((performance.now() - started) * 10) / 10 },
+          'call',
+        );
       const idempotentCall = idempotentCallOf(call, context);
-      const run = () => handler(call.request, context);
+      const run = () => withRequestId(context.requestId, () => handler(call.request, context));
       (idempotentCall ? runIdempotentCall(idempotentCall, run) : run()).then(
         async (response) => {
           if (options.replyDelayMs) await delay(options.replyDelayMs);
           if (idempotentCall?.replayed) call.sendMetadata(replayedMetadata());
+          logCall(idempotentCall?.replayed ? 'replayed' : 'ok');
           callback(null, response);
         },
         (error: unknown) => {
           if (error instanceof ApiError) {
+            logCall(error.code);
             callback(apiErrorToGrpc(error));
             return;
           }
+          logCall('internal_error');
           options.logger.error({ err: error, request_id: context.requestId, rpc: name }, 'unhandled error in gRPC handler');
           callback(internalErrorToGrpc());
         },

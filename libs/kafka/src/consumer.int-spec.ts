@@ -4,7 +4,7 @@ import pino from 'pino';
 import { Pool } from 'pg';
 import { z } from 'zod';
 import { defineTopic, type DomainEventEnvelope } from '@ticketing/contracts';
-import { createLogger } from '@ticketing/observability';
+import { createLogger, withRequestId } from '@ticketing/observability';
 import { waitFor } from '@ticketing/testing';
 import { createProducer } from './client';
 import { startEventConsumer, type EventConsumer } from './consumer';
@@ -14,7 +14,6 @@ import { EVENT_HEADERS, headerText } from './message-headers';
 import { consumedMessages, consumerLag, deadLetteredMessages } from './metrics';
 import { enqueueEvent } from './outbox';
 import { OutboxRelay } from './outbox-relay';
-import { withRequestId } from './request-id-scope';
 import { createKafkaTestDatabase, createTestKafka, rawExecutor, type KafkaTestDatabase } from './testing/kafka-test-setup';
 import { ensureTopics } from './topics';
 

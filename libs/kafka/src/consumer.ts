@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Admin, Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
 import { createEventParser, type EventOf, type ParsedEvent, type TopicDefinition } from '@ticketing/contracts';
-import type { Logger } from '@ticketing/observability';
+import { withRequestId, type Logger } from '@ticketing/observability';
 import { backoffDelay, type Backoff } from './backoff';
 import { createProducer } from './client';
 import { deadLetterTopicOf, sendToDeadLetterTopic, type DeadLetterReason } from './dead-letter';
 import { logContextFromHeaders, logContextOf } from './message-headers';
 import { addConsumerLagProbe, consumedMessages, deadLetteredMessages, handlerFailures, type PartitionLag } from './metrics';
-import { withRequestId } from './request-id-scope';
 import { ensureTopics } from './topics';
 
 /** How often a failing handler is tried on one message before the message is dead-lettered. */

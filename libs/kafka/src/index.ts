@@ -6,5 +6,5 @@ export * from './consumer';
 export * from './topics';
 export * from './dead-letter';
 export * from './message-headers';
-export * from './request-id-scope';
+
 export type { Backoff } from './backoff';

@@ -1,7 +1,7 @@
 import type { DomainEventEnvelope, EventTypeOf, PayloadsOf, TopicDefinition } from '@ticketing/contracts';
 import type { Tenant } from '@ticketing/auth';
 import { newId } from '@ticketing/ids';
-import { currentRequestId } from './request-id-scope';
+import { currentRequestId } from '@ticketing/observability';
 
 /**
  * The transactional outbox. A use case writes its state change and `enqueueEvent(tx, ...)` in

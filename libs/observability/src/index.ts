@@ -1,2 +1,3 @@
 export * from './logger';
 export * from './ops-server';
+export * from './request-id-scope';
