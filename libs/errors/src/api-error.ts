@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, type ErrorType } from './error-codes';
+import { ERROR_CODES, paramStatusOf, type ErrorCode, type ErrorType } from './error-codes';
 
 /**
  * The one error type that crosses layers: thrown by use cases, carried over gRPC, and rendered
@@ -16,8 +16,7 @@ export class ApiError extends Error {
   }
 
   get status(): number {
-    const definition: { status: number; paramStatus?: number } = ERROR_CODES[this.code];
-    return this.param !== undefined && definition.paramStatus !== undefined ? definition.paramStatus : definition.status;
+    return this.param === undefined ? ERROR_CODES[this.code].status : paramStatusOf(this.code);
   }
 
   get type(): ErrorType {

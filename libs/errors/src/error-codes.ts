@@ -59,6 +59,12 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** The status of a code when a request parameter, not the URL, names the thing at fault. */
+export function paramStatusOf(code: ErrorCode): number {
+  const definition: ErrorCodeDefinition = ERROR_CODES[code];
+  return definition.paramStatus ?? definition.status;
+}
+
 export function isErrorCode(value: string): value is ErrorCode {
   return Object.hasOwn(ERROR_CODES, value);
 }

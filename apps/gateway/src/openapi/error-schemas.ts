@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
-import { ERROR_CODES, type ErrorCode, type ErrorType } from '@ticketing/errors';
+import { ERROR_CODES, paramStatusOf, type ErrorCode, type ErrorType } from '@ticketing/errors';
 
 const ALL_CODES = Object.keys(ERROR_CODES) as ErrorCode[];
 
@@ -9,8 +9,8 @@ function envelope(id: string, codes: readonly ErrorCode[], description: string) 
   return z
     .object({
       error: z.object({
-        type: z.enum(types as [ErrorType, ...ErrorType[]]).meta({ description: 'The category of the error.' }),
-        code: z.enum(codes as [ErrorCode, ...ErrorCode[]]).meta({ description: 'Stable snake_case machine code to branch on.' }),
+        type: z.enum(types).meta({ description: 'The category of the error.' }),
+        code: z.enum(codes).meta({ description: 'Stable snake_case machine code to branch on.' }),
         message: z.string().meta({ description: 'What went wrong and what to do, for a person.' }),
         param: z.string().optional().meta({ description: 'The request parameter at fault, e.g. scopes[1].' }),
         request_id: z.string().meta({ description: 'Equals the Request-Id response header.', example: 'req_01JD3WC8E0G2J4L6N8Q0S2U4W6' }),
@@ -25,10 +25,7 @@ export const errorEnvelope = envelope('Error', ALL_CODES, 'Every error answers t
 /** `409` → `ConflictError`: the schema name clients generate a type from. */
 const schemaName = (status: number) => `${(STATUS_CODES[status] ?? `Status ${status}`).replace(/[^A-Za-z]/g, '')}Error`;
 
-const statusesOf = (code: ErrorCode): number[] => {
-  const definition: { status: number; paramStatus?: number } = ERROR_CODES[code];
-  return definition.paramStatus === undefined ? [definition.status] : [definition.status, definition.paramStatus];
-};
+const statusesOf = (code: ErrorCode): number[] => [...new Set([ERROR_CODES[code].status, paramStatusOf(code)])];
 
 /**
  * One envelope per HTTP status, its `code` an enum of the codes that status can carry. Per

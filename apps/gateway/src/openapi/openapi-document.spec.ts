@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '@ticketing/errors';
+import { ERROR_CODES, paramStatusOf, type ErrorCode } from '@ticketing/errors';
 import { routeTable } from '../routes';
 import { isImplemented } from '../routes/route';
 import { API_TAGS } from '../routes/tags';
@@ -115,10 +115,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('makes error.code an enum of the codes each status can carry, and of every code on default', () => {
-    const byStatus = (status: number) => (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => {
-      const definition: { status: number; paramStatus?: number } = ERROR_CODES[code];
-      return definition.status === status || definition.paramStatus === status;
-    });
+    const byStatus = (status: number) => (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => ERROR_CODES[code].status === status || paramStatusOf(code) === status);
     const patchEvent = operation('patch', '/v1/events/{id}').responses;
     expect(schemaOf(patchEvent['409'])).toEqual({ $ref: '#/components/schemas/ConflictError' });
     expect(codesOf(patchEvent['409'])).toEqual(byStatus(409));

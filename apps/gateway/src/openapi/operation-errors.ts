@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '@ticketing/errors';
+import { ERROR_CODES, paramStatusOf, type ErrorCode } from '@ticketing/errors';
 import { isImplemented, pathParamNames, type Route } from '../routes/route';
 
 /** Error codes an operation can answer, grouped by HTTP status, in ascending status order. */
@@ -9,11 +9,6 @@ const BODY_READING: ErrorCode[] = ['invalid_json', 'body_too_large', 'unsupporte
 const IDEMPOTENCY: ErrorCode[] = ['idempotency_key_reused', 'idempotency_key_in_use'];
 
 const statusOf = (code: ErrorCode): number => ERROR_CODES[code].status;
-/** A code that names a request parameter where it has a status of its own (resource_missing → 400). */
-const paramStatusOf = (code: ErrorCode): number => {
-  const definition: { status: number; paramStatus?: number } = ERROR_CODES[code];
-  return definition.paramStatus ?? definition.status;
-};
 
 /** What the pipeline in front of the handler can refuse, from the route's shape alone. */
 function pipelineErrors(route: Route): [number, ErrorCode][] {
