@@ -1,0 +1,138 @@
+import { createLogger } from '@ticketing/observability';
+import { connectRedis, type RedisClient } from '@ticketing/redis';
+import { waitFor } from '@ticketing/testing';
+import { launchService, waitForSystem } from '../tools/system/launch';
+import type { ServiceName } from '../tools/system/services';
+import { as, createAccount, type ApiResponse } from './support/api';
+import { queryServiceDatabase } from './support/databases';
+import { E2E_PORT_OFFSET, readPids, recordPid } from './support/system';
+
+/**
+ * A write whose reply is lost (the service or the gateway dies after the commit, or the
+ * gateway's Redis record vanishes) is retried with the same Idempotency-Key and is written
+ * once: the retry gets the committed result from the service's own record (decision 0025).
+ */
+describe('idempotency: one write per key when a process dies or Redis forgets', () => {
+  let redis: RedisClient;
+
+  beforeAll(async () => {
+    redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', createLogger('e2e', 'silent'));
+  });
+
+  afterAll(async () => {
+    // Leave the system as the suite started it: catalog without a reply delay, a gateway running.
+    await restart('catalog');
+    if (!isRunning(readPids().gateway!)) await restart('gateway');
+    await redis.close();
+  });
+
+  const isRunning = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const kill = async (pid: number) => {
+    process.kill(pid, 'SIGKILL');
+    await waitFor(`process ${pid} to die`, async () => (isRunning(pid) ? undefined : true));
+  };
+
+  /** Kills the running copy of `service` (if any) and starts a new one with `env`. */
+  async function restart(service: ServiceName, env: Record<string, string> = {}): Promise<void> {
+    const running = readPids()[service];
+    if (running && isRunning(running)) await kill(running);
+    const started = launchService(service, { portOffset: E2E_PORT_OFFSET, env: { [service]: env }, onOutput: () => undefined });
+    recordPid(service, started.process.pid!);
+    await waitForSystem([started], E2E_PORT_OFFSET);
+  }
+
+  /** Catalog that holds every reply for a minute after its commit: long enough to kill something in between. */
+  const startSlowCatalog = () => restart('catalog', { REPLY_DELAY_MS: '60000' });
+
+  const eventsNamed = (accountId: string, name: string) =>
+    queryServiceDatabase<{ id: string }>('catalog', 'SELECT id FROM events WHERE account_id = $1 AND name = $2', [accountId, name]);
+
+  const committed = (accountId: string, name: string) =>
+    waitFor(`catalog to commit ${name}`, async () => {
+      const rows = await eventsNamed(accountId, name);
+      return rows.length > 0 ? rows[0]!.id : undefined;
+    });
+
+  /** Forgets the gateway's records of the account's keys, as a Redis restart without persistence would. */
+  async function forgetGatewayRecords(accountId: string): Promise<void> {
+    for (const pattern of [`idempotency:*:${accountId}:*`, `idempotency-lock:*:${accountId}:*`]) {
+      const keys = await redis.keys(pattern);
+      if (keys.length > 0) await redis.del(keys);
+    }
+  }
+
+  const expectReplayOf = (response: ApiResponse, id: string) => {
+    expect(response.status).toBe(200);
+    expect(response.body.id).toBe(id);
+    expect(response.headers.get('idempotent-replayed')).toBe('true');
+  };
+
+  it('catalog killed after the commit and before the reply: the retry gets the committed event', async () => {
+    const account = await createAccount();
+    const api = as(account.secret_key);
+    const body = { name: `Killed Catalog ${Date.now()}`, starts_at: '2027-08-01T18:00:00Z' };
+    const headers = { 'Idempotency-Key': 'catalog-dies' };
+    await startSlowCatalog();
+
+    const first = api.post('/v1/events', body, headers);
+    const eventId = await committed(account.account_id, body.name);
+    await kill(readPids().catalog!);
+    const lost = await first;
+    expect(lost.status).toBe(503);
+    expect(lost.body.error.code).toBe('service_unavailable');
+
+    await restart('catalog');
+    expectReplayOf(await api.post('/v1/events', body, headers), eventId);
+    expect((await api.post('/v1/events', { ...body, name: 'Another event' }, headers)).body.error.code).toBe('idempotency_key_reused');
+    expect(await eventsNamed(account.account_id, body.name)).toHaveLength(1);
+  });
+
+  it('gateway killed mid-request: once its reservation lapses, the retry gets the committed event', async () => {
+    const account = await createAccount();
+    const api = as(account.secret_key);
+    const body = { name: `Killed Gateway ${Date.now()}`, starts_at: '2027-08-01T18:00:00Z' };
+    const headers = { 'Idempotency-Key': 'gateway-dies' };
+    await startSlowCatalog();
+
+    const first = api.post('/v1/events', body, headers).catch((error: Error) => error);
+    const eventId = await committed(account.account_id, body.name);
+    await kill(readPids().gateway!);
+    expect(await first).toMatchObject({ message: 'fetch failed' });
+    await Promise.all([restart('gateway'), restart('catalog')]);
+
+    // The dead gateway's reservation still holds the key: no second attempt runs meanwhile.
+    expect((await api.post('/v1/events', body, headers)).body.error.code).toBe('idempotency_key_in_use');
+    // It lapses after 60 s; dropping it stands for the wait.
+    await redis.del(`idempotency-lock:test:${account.account_id}:gateway-dies`);
+    expectReplayOf(await api.post('/v1/events', body, headers), eventId);
+    expect(await eventsNamed(account.account_id, body.name)).toHaveLength(1);
+  });
+
+  it('gateway records lost (Redis restarted, or the 2xx was sent but not stored): catalog and identity answer from their records', async () => {
+    const account = await createAccount();
+    const api = as(account.secret_key);
+    const body = { name: `Forgotten ${Date.now()}`, starts_at: '2027-08-01T18:00:00Z' };
+    const created = await api.post('/v1/events', body, { 'Idempotency-Key': 'forgotten-event' });
+    expect(created.status).toBe(200);
+    const minted = await api.post('/v1/account/keys', { label: 'Box office', scopes: ['events:read'] }, { 'Idempotency-Key': 'forgotten-key' });
+    expect(minted.status).toBe(200);
+
+    await forgetGatewayRecords(account.account_id);
+
+    expectReplayOf(await api.post('/v1/events', body, { 'Idempotency-Key': 'forgotten-event' }), created.body.id);
+    expect(await eventsNamed(account.account_id, body.name)).toHaveLength(1);
+    const remint = await api.post('/v1/account/keys', { label: 'Box office', scopes: ['events:read'] }, { 'Idempotency-Key': 'forgotten-key' });
+    expectReplayOf(remint, minted.body.id);
+    expect(remint.body.secret).toBe(minted.body.secret);
+    const keys = await queryServiceDatabase<{ id: string }>('identity', "SELECT id FROM api_keys WHERE account_id = $1 AND label = 'Box office'", [account.account_id]);
+    expect(keys).toHaveLength(1);
+  });
+});
