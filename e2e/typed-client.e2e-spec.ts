@@ -7,11 +7,13 @@ const newEvent = { name: 'Typed Night', starts_at: '2027-09-01T20:00:00Z', curre
 
 describe('the typed client generated from the OpenAPI document', () => {
   let document: object;
+  let key: string;
   let api: TypedClient;
 
   beforeAll(async () => {
     document = await liveOpenApiDocument();
-    api = typedClient((await createAccount()).secret_key, document);
+    key = (await createAccount()).secret_key;
+    api = typedClient(key, document);
   });
 
   it('is typed from the very document the gateway serves', () => {
@@ -72,7 +74,7 @@ describe('the typed client generated from the OpenAPI document', () => {
 
   it('fails a call whose answer the document does not describe', async () => {
     const undocumented = { ...(document as any), paths: { ...(document as any).paths, '/v1/events/{id}': { get: { responses: { '200': (document as any).paths['/v1/events/{id}'].get.responses['200'] } } } } };
-    const strict = typedClient((await createAccount()).secret_key, undocumented);
+    const strict = typedClient(key, undocumented);
     await expect(strict.GET('/v1/events/{id}', { params: { path: { id: 'evt_00000000000000000000000000' } } })).rejects.toThrow(/answered 404, a status its OpenAPI operation does not list/);
   });
 
