@@ -124,12 +124,10 @@ export async function waitForHttp(url: string, timeoutMs: number, running: Runni
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** Every service's readiness endpoint (database, broker reachable) and the gateway's health. */
+/** Every process's readiness endpoint: its dependencies (database, broker, Redis) reachable. */
 export async function waitForSystem(running: RunningService[], portOffset = 0, timeoutMs = 120_000): Promise<void> {
   const ports = servicePorts(portOffset);
-  const urls = running.map(({ name }) =>
-    name === 'gateway' ? `http://127.0.0.1:${ports.gateway.PORT}/v1/health` : `http://127.0.0.1:${ports[name].OPS_PORT}/readyz`,
-  );
+  const urls = running.map(({ name }) => `http://127.0.0.1:${ports[name].OPS_PORT}/readyz`);
   await Promise.all(urls.map((url) => waitForHttp(url, timeoutMs, running)));
 }
 

@@ -32,6 +32,7 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
     webhooks: backend('webhooks'),
     gateway: {
       PORT: offset === 0 && process.env.PORT ? process.env.PORT : String(DEFAULT_PORTS.gateway.http + offset),
+      OPS_PORT: String(DEFAULT_PORTS.gateway.ops + offset),
       IDENTITY_GRPC_URL: grpcUrl('identity'),
       CATALOG_GRPC_URL: grpcUrl('catalog'),
     },

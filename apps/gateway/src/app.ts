@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { Registry } from 'prom-client';
 import type { CallerOptions } from '@ticketing/grpc';
 import type { Logger } from '@ticketing/observability';
 import type { CachingRedisClient, RedisClient } from '@ticketing/redis';
@@ -8,7 +9,6 @@ import type { BackendClients } from './grpc/service-calls';
 import { accessLog } from './http/access-log.middleware';
 import { errorHandler, routeNotFound } from './http/error-handler.middleware';
 import { HttpMetrics } from './http/http-metrics';
-import { opsRouter } from './http/ops.router';
 import { assignRequestId } from './http/request-id.middleware';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { buildApiReference, DOCS_PATH } from './openapi/api-reference';
@@ -27,12 +27,17 @@ export interface GatewayDeps {
   /** The limits and the Redis that counts them: `redis` itself in production. */
   rateLimits: { settings: RateLimitSettings; redis: RedisClient };
   logger: Logger;
+  /**
+   * Where request and rate-limit metrics go; main passes the registry its ops server exposes.
+   * Each app gets a private one otherwise, so several can run in one process (tests).
+   */
+  metricsRegistry?: Registry;
 }
 
 /** The whole public HTTP surface as an Express app, so tests and benchmarks can run it in-process. */
-export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLimits, logger }: GatewayDeps): Express {
+export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLimits, logger, metricsRegistry = new Registry() }: GatewayDeps): Express {
   const caller: CallerOptions = { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS };
-  const metrics = new HttpMetrics();
+  const metrics = new HttpMetrics(metricsRegistry);
   const reference = buildApiReference(routeTable);
 
   const app = express();
@@ -42,14 +47,13 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
   // Decides req.ip, the address that per-client rate limits count.
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(assignRequestId);
-  app.use(opsRouter(redis, metrics));
   app.use(accessLog(logger, metrics));
   app.use(DOCS_PATH, reference.explorerAssets);
   app.use(
     routeTableRouter(routeTable, {
       verifier: new KeyVerifier(keyCacheRedis, clients.identity, caller),
       idempotencyStore: new IdempotencyStore(redis),
-      rateLimits: new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metrics.registry, logger)),
+      rateLimits: new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metricsRegistry, logger)),
       clients,
       caller,
       reference,

@@ -21,6 +21,8 @@ const trustProxy = z
 
 const gatewayEnv = z.object({
   PORT: port(DEFAULT_PORTS.gateway.http),
+  /** `/metrics`, `/healthz` and `/readyz`, kept off the public API port. */
+  OPS_PORT: port(DEFAULT_PORTS.gateway.ops),
   REDIS_URL: redisUrl,
   IDENTITY_GRPC_URL: grpcAddress('identity'),
   CATALOG_GRPC_URL: grpcAddress('catalog'),

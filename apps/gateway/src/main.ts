@@ -1,5 +1,6 @@
 import { catalogV1, identityV1 } from '@ticketing/contracts';
 import { createGrpcClient } from '@ticketing/grpc';
+import { processMetrics, startOpsServer } from '@ticketing/observability';
 import { connectCachingRedis, connectRedis } from '@ticketing/redis';
 import { runService } from '@ticketing/service';
 import { createGatewayApp } from './app';
@@ -24,10 +25,18 @@ void runService({
       seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, config.CATALOG_GRPC_URL),
       discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
     };
-    const server = await listen(createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits: { settings: rateLimitSettings(config), redis }, logger }), config.PORT);
-    logger.info({ port: config.PORT }, 'listening');
+    const app = createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits: { settings: rateLimitSettings(config), redis }, logger, metricsRegistry: processMetrics });
+    const server = await listen(app, config.PORT);
+    // Probes and metrics on their own port, started once the API listens: ready means serving.
+    const ops = await startOpsServer({
+      port: config.OPS_PORT,
+      // A client that is reconnecting would queue the PING instead of failing it.
+      isReady: async () => redis.isReady && (await redis.ping()) === 'PONG',
+    });
+    logger.info({ port: config.PORT, ops_port: config.OPS_PORT }, 'listening');
     return [
       { name: 'http server', run: () => closeGracefully(server) },
+      { name: 'ops server', run: () => new Promise((resolve) => ops.close(resolve)) },
       { name: 'grpc clients', run: async () => Object.values(clients).forEach((client) => client.close()) },
       { name: 'redis', run: () => Promise.all([redis.close(), keyCache.client.close()]) },
     ];

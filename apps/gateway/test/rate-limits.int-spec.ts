@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import { createClient } from 'redis';
 import { catalogV1, identityV1 } from '@ticketing/contracts';
 import { createGrpcClient, implementService, startGrpcServer, type RunningGrpcServer } from '@ticketing/grpc';
@@ -37,6 +38,8 @@ const servers: Server[] = [];
 interface Gateway {
   url: string;
   logLines: string[];
+  /** What its ops server would expose at /metrics. */
+  metrics: Registry;
 }
 
 /** A gateway replica in this process; replicas given the same `rateLimits` count together. */
@@ -52,9 +55,10 @@ async function startGateway(rateLimits: GatewayDeps['rateLimits']): Promise<Gate
     }),
   );
   const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: 'loopback' };
-  const server = await listen(createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits, logger }), 0);
+  const metrics = new Registry();
+  const server = await listen(createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits, logger, metricsRegistry: metrics }), 0);
   servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logLines };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logLines, metrics };
 }
 
 let gateway: Gateway;
@@ -239,8 +243,7 @@ describe('when the limiter cannot reach Redis', () => {
     const unreachable = createClient({ url: 'redis://127.0.0.1:1' }) as unknown as RedisClient;
     const outage = await startGateway({ ...isolatedRateLimits(redis, budgets), redis: unreachable });
     const uncounted = async () => {
-      const metrics = await call(outage, 'GET', '/metrics');
-      const sample = /^gateway_rate_limiter_unavailable_total\{bucket="account"\} (\d+)$/m.exec(metrics.body);
+      const sample = /^gateway_rate_limiter_unavailable_total\{bucket="account"\} (\d+)$/m.exec(await outage.metrics.metrics());
       return sample ? Number(sample[1]) : 0;
     };
     const before = await uncounted();

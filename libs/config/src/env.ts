@@ -1,8 +1,11 @@
 import { z } from 'zod';
 
-/** Default ports of each process on a developer machine; Kubernetes overrides them by env. */
+/**
+ * Default ports of each process on a developer machine; Kubernetes overrides them by env.
+ * `ops` serves probes and metrics, never the API (the gateway's skips 9100, node_exporter's).
+ */
 export const DEFAULT_PORTS = {
-  gateway: { http: 8080 },
+  gateway: { http: 8080, ops: 9107 },
   identity: { grpc: 50051, ops: 9101 },
   catalog: { grpc: 50052, ops: 9102 },
   ticketing: { grpc: 50053, ops: 9103 },

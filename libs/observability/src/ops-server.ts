@@ -1,5 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import { collectDefaultMetrics, register } from 'prom-client';
+import { collectDefaultMetrics, register, type Registry } from 'prom-client';
+
+/** The registry every ops server exposes at /metrics: the process's metrics belong here. */
+export const processMetrics: Registry = register;
 
 export interface OpsServerOptions {
   port: number;
@@ -12,7 +15,7 @@ let defaultMetricsStarted = false;
 /** `/metrics` (Prometheus text), `/healthz` and `/readyz` for Kubernetes probes. */
 export async function startOpsServer(options: OpsServerOptions): Promise<Server> {
   if (!defaultMetricsStarted) {
-    collectDefaultMetrics();
+    collectDefaultMetrics({ register: processMetrics });
     defaultMetricsStarted = true;
   }
   const server = createServer((request, response) => {
@@ -21,7 +24,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Server>
     };
     switch (request.url) {
       case '/metrics':
-        register.metrics().then((text) => reply(200, text, register.contentType), () => reply(500, 'metrics unavailable'));
+        processMetrics.metrics().then((text) => reply(200, text, processMetrics.contentType), () => reply(500, 'metrics unavailable'));
         return;
       case '/healthz':
         reply(200, 'ok');

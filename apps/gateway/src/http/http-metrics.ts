@@ -1,24 +1,25 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 
-/** Request counts and latencies by route template (bounded label values), plus process metrics. */
+/** Request counts and latencies by route template (bounded label values). */
 export class HttpMetrics {
-  readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'gateway_http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly duration = new Histogram({
-    name: 'gateway_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method and route template.',
-    labelNames: ['method', 'route'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly duration: Histogram<'method' | 'route'>;
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry });
+  /** `registry`: where the ops server reads them (the process's default registry in production). */
+  constructor(registry: Registry) {
+    this.requests = new Counter({
+      name: 'gateway_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    });
+    this.duration = new Histogram({
+      name: 'gateway_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by method and route template.',
+      labelNames: ['method', 'route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
