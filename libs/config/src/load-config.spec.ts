@@ -11,13 +11,10 @@ describe('loadConfig', () => {
 
   it('lists every invalid variable with its value', () => {
     expect(() => loadConfig(schema, { PORT: 'eighty' })).toThrow(ConfigError);
-    try {
-      loadConfig(z.object({ PORT: port(1), OTHER: port(2) }), { PORT: 'x', OTHER: '70000' });
-    } catch (error) {
-      expect((error as ConfigError).problems).toEqual([
-        expect.stringMatching(/^PORT: .*\(got 'x'\)$/),
-        expect.stringMatching(/^OTHER: .*\(got '70000'\)$/),
-      ]);
-    }
+    expect(() => loadConfig(z.object({ PORT: port(1), OTHER: port(2) }), { PORT: 'x', OTHER: '70000' })).toThrow(
+      expect.objectContaining({
+        problems: [expect.stringMatching(/^PORT: .*\(got 'x'\)$/), expect.stringMatching(/^OTHER: .*\(got '70000'\)$/)],
+      }),
+    );
   });
 });
