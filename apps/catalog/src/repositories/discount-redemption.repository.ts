@@ -82,6 +82,6 @@ export class DiscountRedemptionRepository {
   }
 
   find(tenant: Tenant, discountId: string, orderId: string): Promise<CatalogDiscountRedemption | null> {
-    return this.db.discountRedemption.findFirst({ where: { discount_id: discountId, order_id: orderId, ...tenantScope(tenant) }, select: redemptionColumns });
+    return this.db.discountRedemption.findUnique({ where: { discount_id_order_id: { discount_id: discountId, order_id: orderId }, ...tenantScope(tenant) }, select: redemptionColumns });
   }
 }

@@ -75,7 +75,7 @@ export class DiscountTriggerRepository {
   }
 
   async findById(tenant: Tenant, discountId: string, id: string): Promise<CatalogDiscountTrigger | null> {
-    const row = await this.db.discountTrigger.findFirst({ where: { id, discount_id: discountId, ...tenantScope(tenant) }, select: triggerColumns });
+    const row = await this.db.discountTrigger.findUnique({ where: { id, discount_id: discountId, ...tenantScope(tenant) }, select: triggerColumns });
     return row && toTrigger(row);
   }
 

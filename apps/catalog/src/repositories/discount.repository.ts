@@ -59,12 +59,12 @@ export class DiscountRepository {
   }
 
   async findById(tenant: Tenant, id: string): Promise<CatalogDiscount | null> {
-    const row = await this.db.discount.findFirst({ where: { id, ...tenantScope(tenant) }, select: discountColumns });
+    const row = await this.db.discount.findUnique({ where: { id, ...tenantScope(tenant) }, select: discountColumns });
     return row && toCatalogDiscount(row);
   }
 
   async findByCode(tenant: Tenant, code: string): Promise<CatalogDiscount | null> {
-    const row = await this.db.discount.findFirst({ where: { code, ...tenantScope(tenant) }, select: discountColumns });
+    const row = await this.db.discount.findUnique({ where: { account_id_mode_code: { code, ...tenantScope(tenant) } }, select: discountColumns });
     return row && toCatalogDiscount(row);
   }
 

@@ -6,7 +6,7 @@ import type { CatalogDb } from '../db';
 import type { CatalogEvent, EventDetails } from '../domain/event';
 import { eventStatus, type EventStatus } from '../domain/event-status';
 import type { Prisma } from '../generated/prisma/client';
-import { tierColumns, toCatalogTier } from './tier.repository';
+import { tierScalarColumns, toCatalogTier } from './tier.repository';
 
 const eventSelect = {
   id: true,
@@ -29,7 +29,8 @@ const eventSelect = {
   waiting_room_admission_rate_per_minute: true,
   created_at: true,
   updated_at: true,
-  tiers: { select: tierColumns, orderBy: [{ rank: 'asc' }, { id: 'asc' }] },
+  // The tiers' currency is this event's: no join back to the event for it.
+  tiers: { select: tierScalarColumns, orderBy: [{ rank: 'asc' }, { id: 'asc' }] },
   seat_map: { select: { event_id: true } },
 } as const satisfies Prisma.EventSelect;
 
@@ -42,7 +43,7 @@ function toCatalogEvent(row: EventRow): CatalogEvent {
     status: eventStatus(status),
     venue: venue_name === null ? null : { name: venue_name, address: venue_address, city: venue_city, country: venue_country, timezone: venue_timezone },
     waiting_room: { enabled: waiting_room_enabled, admission_rate_per_minute: waiting_room_admission_rate_per_minute },
-    tiers: tiers.map(toCatalogTier),
+    tiers: tiers.map((tier) => toCatalogTier({ ...tier, event: { currency: rest.currency } })),
     has_seatmap: seat_map !== null,
   };
 }
@@ -113,13 +114,13 @@ export class EventRepository {
   }
 
   async findById(tenant: Tenant, id: string): Promise<CatalogEvent | null> {
-    const row = await this.db.event.findFirst({ where: { id, ...tenantScope(tenant) }, select: eventSelect });
+    const row = await this.db.event.findUnique({ where: { id, ...tenantScope(tenant) }, select: eventSelect });
     return row && toCatalogEvent(row);
   }
 
   /** The event's currency, the one its tiers are priced in; null when the tenant has no such event. */
   async currencyOf(tenant: Tenant, id: string): Promise<string | null> {
-    const event = await this.db.event.findFirst({ where: { id, ...tenantScope(tenant) }, select: { currency: true } });
+    const event = await this.db.event.findUnique({ where: { id, ...tenantScope(tenant) }, select: { currency: true } });
     return event?.currency ?? null;
   }
 

@@ -18,7 +18,7 @@ export class OrganizationRepository {
   }
 
   findById(tenant: Tenant, id: string): Promise<CatalogOrganization | null> {
-    return this.db.organization.findFirst({ where: { id, ...tenantScope(tenant) }, select: organizationColumns });
+    return this.db.organization.findUnique({ where: { id, ...tenantScope(tenant) }, select: organizationColumns });
   }
 
   async exists(tenant: Tenant, id: string): Promise<boolean> {

@@ -25,7 +25,7 @@ export class SeatMapRepository {
   }
 
   async find(tenant: Tenant, eventId: string): Promise<StoredSeatMap | null> {
-    const row = await this.db.seatMap.findFirst({ where: { event_id: eventId, ...tenantScope(tenant) }, select: { layout: true, updated_at: true } });
+    const row = await this.db.seatMap.findUnique({ where: { event_id: eventId, ...tenantScope(tenant) }, select: { layout: true, updated_at: true } });
     return row && { layout: row.layout as unknown as SeatLayout, updated_at: row.updated_at };
   }
 

@@ -5,7 +5,8 @@ import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { CatalogDb } from '../db';
 import type { CatalogTier, TierSettings } from '../domain/tier';
 
-export const tierColumns = {
+/** A tier's own columns; its currency is its event's. */
+export const tierScalarColumns = {
   id: true,
   mode: true,
   event_id: true,
@@ -22,8 +23,9 @@ export const tierColumns = {
   rank: true,
   created_at: true,
   updated_at: true,
-  event: { select: { currency: true } },
 } as const;
+
+export const tierColumns = { ...tierScalarColumns, event: { select: { currency: true } } } as const;
 
 /** Prisma keeps prices as BigInt; every price fits a double exactly (domain/tier MAX_PRICE). */
 export function toCatalogTier<T extends { price: bigint; event: { currency: string } }>({ price, event, ...rest }: T): Omit<T, 'price' | 'event'> & { price: number; currency: string } {
@@ -43,7 +45,7 @@ export class TierRepository {
   }
 
   async findById(tenant: Tenant, eventId: string, id: string): Promise<CatalogTier | null> {
-    const row = await this.db.tier.findFirst({ where: { id, event_id: eventId, ...tenantScope(tenant) }, select: tierColumns });
+    const row = await this.db.tier.findUnique({ where: { id, event_id: eventId, ...tenantScope(tenant) }, select: tierColumns });
     return row && toCatalogTier(row);
   }
 
