@@ -1,19 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { Registry } from 'prom-client';
 import { CHECKOUT_SCOPES, effectiveScopes, hashApiKey, keyCacheEntry, SECRET_SCOPES, type CachedKey, type Scope } from '@ticketing/auth';
-import { catalogV1, identityV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
-import { createGrpcClient, implementService, startGrpcServer, type RunningGrpcServer } from '@ticketing/grpc';
 import { connectCachingRedis, connectRedis, type RedisClient } from '@ticketing/redis';
 import { waitFor } from '@ticketing/testing';
 import { createGatewayApp } from '../src/app';
-import type { BackendClients } from '../src/grpc/service-calls';
 import { closeGracefully, listen } from '../src/http/http-server';
 import { routeTable } from '../src/routes';
 import { isImplemented, type KeyedAccess, type Route } from '../src/routes/route';
+import { capturingLogger, startBackendDoubles, type BackendDoubles } from './support/backend-doubles';
 import { CatalogDouble } from './support/catalog.double';
 import { IdentityDouble } from './support/identity.double';
 import { isolatedRateLimits } from './support/rate-limits';
@@ -21,22 +17,12 @@ import { isolatedRateLimits } from './support/rate-limits';
 const tokenSecret = 'gateway-integration-secret-0123456789';
 
 /** Log lines the gateway wrote, to check what it logs (and that it never logs a key). */
-const logLines: string[] = [];
-const logger = pino(
-  { level: 'info' },
-  new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  }),
-);
+const { logger, lines: logLines } = capturingLogger();
 
 let redis: RedisClient;
 /** The gateway's key-cache client; the test writes through `redis`, another connection, as identity does. */
 let keyCache: Awaited<ReturnType<typeof connectCachingRedis>>;
-let grpc: RunningGrpcServer;
-let clients: BackendClients;
+let backends: BackendDoubles;
 let http: Server;
 let baseUrl: string;
 /** What the gateway's ops server would expose at /metrics. */
@@ -47,25 +33,9 @@ const catalog = new CatalogDouble();
 beforeAll(async () => {
   redis = await connectRedis('redis://127.0.0.1:6379', logger);
   keyCache = await connectCachingRedis('redis://127.0.0.1:6379', logger, 1_000);
-  const peerOptions = { tokenSecret, logger: pino({ level: 'silent' }) };
-  grpc = await startGrpcServer(
-    [
-      { definition: identityV1.IdentityServiceService, implementation: implementService<identityV1.IdentityServiceServer>(identity.handlers(), peerOptions) },
-      { definition: catalogV1.EventServiceService, implementation: implementService<catalogV1.EventServiceServer>(catalog.handlers(), peerOptions) },
-    ],
-    0,
-  );
-  clients = {
-    identity: createGrpcClient(identityV1.IdentityServiceClient, `127.0.0.1:${grpc.port}`),
-    events: createGrpcClient(catalogV1.EventServiceClient, `127.0.0.1:${grpc.port}`),
-    // Served by no double: calls reach a server that answers UNIMPLEMENTED.
-    organizations: createGrpcClient(catalogV1.OrganizationServiceClient, `127.0.0.1:${grpc.port}`),
-    tiers: createGrpcClient(catalogV1.TierServiceClient, `127.0.0.1:${grpc.port}`),
-    seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, `127.0.0.1:${grpc.port}`),
-    discounts: createGrpcClient(catalogV1.DiscountServiceClient, `127.0.0.1:${grpc.port}`),
-  };
+  backends = await startBackendDoubles(tokenSecret, identity, catalog);
   http = await listen(
-    createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false }, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry }),
+    createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients: backends.clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false }, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry }),
     0,
   );
   baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -73,8 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeGracefully(http);
-  Object.values(clients).forEach((client) => client.close());
-  await grpc.shutdown();
+  await backends.stop();
   await redis.close();
   await keyCache.client.close();
 });

@@ -1,15 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { createClient } from 'redis';
-import { catalogV1, identityV1 } from '@ticketing/contracts';
-import { createGrpcClient, implementService, startGrpcServer, type RunningGrpcServer } from '@ticketing/grpc';
 import { connectCachingRedis, connectRedis, type RedisClient } from '@ticketing/redis';
 import { createGatewayApp, type GatewayDeps } from '../src/app';
-import type { BackendClients } from '../src/grpc/service-calls';
 import { closeGracefully, listen } from '../src/http/http-server';
+import { capturingLogger, startBackendDoubles, type BackendDoubles } from './support/backend-doubles';
 import { CatalogDouble } from './support/catalog.double';
 import { IdentityDouble } from './support/identity.double';
 import { isolatedRateLimits } from './support/rate-limits';
@@ -31,8 +28,7 @@ const identity = new IdentityDouble();
 const catalog = new CatalogDouble();
 let redis: RedisClient;
 let keyCache: Awaited<ReturnType<typeof connectCachingRedis>>;
-let grpc: RunningGrpcServer;
-let clients: BackendClients;
+let backends: BackendDoubles;
 const servers: Server[] = [];
 
 interface Gateway {
@@ -44,19 +40,10 @@ interface Gateway {
 
 /** A gateway replica in this process; replicas given the same `rateLimits` count together. */
 async function startGateway(rateLimits: GatewayDeps['rateLimits']): Promise<Gateway> {
-  const logLines: string[] = [];
-  const logger = pino(
-    { level: 'info' },
-    new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(String(chunk));
-        done();
-      },
-    }),
-  );
+  const { logger, lines: logLines } = capturingLogger();
   const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: 'loopback' };
   const metrics = new Registry();
-  const server = await listen(createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits, logger, metricsRegistry: metrics }), 0);
+  const server = await listen(createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients: backends.clients, config, rateLimits, logger, metricsRegistry: metrics }), 0);
   servers.push(server);
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logLines, metrics };
 }
@@ -67,23 +54,7 @@ let replica: Gateway;
 beforeAll(async () => {
   redis = await connectRedis('redis://127.0.0.1:6379', pino({ level: 'silent' }));
   keyCache = await connectCachingRedis('redis://127.0.0.1:6379', pino({ level: 'silent' }), 1_000);
-  const peerOptions = { tokenSecret, logger: pino({ level: 'silent' }) };
-  grpc = await startGrpcServer(
-    [
-      { definition: identityV1.IdentityServiceService, implementation: implementService<identityV1.IdentityServiceServer>(identity.handlers(), peerOptions) },
-      { definition: catalogV1.EventServiceService, implementation: implementService<catalogV1.EventServiceServer>(catalog.handlers(), peerOptions) },
-    ],
-    0,
-  );
-  const address = `127.0.0.1:${grpc.port}`;
-  clients = {
-    identity: createGrpcClient(identityV1.IdentityServiceClient, address),
-    events: createGrpcClient(catalogV1.EventServiceClient, address),
-    organizations: createGrpcClient(catalogV1.OrganizationServiceClient, address),
-    tiers: createGrpcClient(catalogV1.TierServiceClient, address),
-    seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, address),
-    discounts: createGrpcClient(catalogV1.DiscountServiceClient, address),
-  };
+  backends = await startBackendDoubles(tokenSecret, identity, catalog);
   const shared = isolatedRateLimits(redis, budgets);
   gateway = await startGateway(shared);
   replica = await startGateway(shared);
@@ -91,8 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map(closeGracefully));
-  Object.values(clients).forEach((client) => client.close());
-  await grpc.shutdown();
+  await backends.stop();
   await keyCache.client.close();
   await redis.close();
 });
