@@ -13,11 +13,12 @@ describe('identity: accounts, minting and verification (real PostgreSQL, Redis a
     await identity.stop();
   });
 
-  describe('GetAccount', () => {
-    it("answers the tenant's account with the calling key's mode", async () => {
+  describe('the account a verified key carries', () => {
+    it("is the key's account in the key's mode, as GET /v1/account shows it", async () => {
       const account = await identity.createAccount({ live: true });
-      await expect(identity.getAccount(account.testRoot.claims)).resolves.toMatchObject({ id: account.id, name: 'Test account', mode: 'test', live_mode_activated: true });
-      await expect(identity.getAccount(account.liveRoot!.claims)).resolves.toMatchObject({ id: account.id, mode: 'live' });
+      const verify = (secret: string) => identity.verifyApiKey({ key_hash: hashApiKey(secret) });
+      await expect(verify(account.testRoot.secret)).resolves.toMatchObject({ account: { id: account.id, name: 'Test account', mode: 'test', live_mode_activated: true } });
+      await expect(verify(account.liveRoot!.secret)).resolves.toMatchObject({ account: { id: account.id, mode: 'live' } });
     });
   });
 
@@ -140,10 +141,10 @@ describe('identity: accounts, minting and verification (real PostgreSQL, Redis a
       const hash = hashApiKey(account.testRoot.secret);
       const forged = signInternalToken(account.testRoot.claims, 'some-other-secret-0123456789');
       for (const token of [undefined, forged, 'not-a-token']) {
-        await expect(identity.rawGetAccount(token)).rejects.toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
+        await expect(identity.rawListApiKeys(token)).rejects.toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
         await expect(identity.rawVerifyApiKey(hash, token)).rejects.toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
       }
-      await expect(identity.rawGetAccount(signInternalToken(account.testRoot.claims, tokenSecret))).resolves.toMatchObject({ id: account.id });
+      await expect(identity.rawListApiKeys(signInternalToken(account.testRoot.claims, tokenSecret))).resolves.toMatchObject({ data: [expect.objectContaining({ id: account.testRoot.record.id })] });
     });
   });
 

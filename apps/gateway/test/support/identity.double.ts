@@ -22,8 +22,6 @@ export interface IssuedKey {
 export class IdentityDouble {
   private readonly keys: StoredKey[] = [];
   verifyCalls = 0;
-  /** GetAccount calls, which the gateway should never need: the verified key carries its account. */
-  accountCalls = 0;
   /** Minting with this label answers a CreatedApiKey without its key, which the gateway cannot present. */
   static readonly BROKEN_LABEL = 'answer without the key';
 
@@ -67,16 +65,6 @@ export class IdentityDouble {
         const key = this.keys.find((candidate) => candidate.hash === key_hash);
         if (!key) throw ApiError.resourceMissing('api key', key_hash.slice(0, 8));
         return this.principal(key);
-      },
-      getAccount: async (_request, context) => {
-        this.accountCalls += 1;
-        return {
-        id: context.tenant.accountId,
-        name: 'Double Account',
-        mode: context.tenant.mode,
-        live_mode_activated: false,
-        created_at: '2027-01-01T00:00:00.000Z',
-      };
       },
       createApiKey: async (request, context) => {
         const issued = this.issueKey({

@@ -5,7 +5,6 @@ import type { PrismaClient } from '../db';
 import type { Account } from '../domain/account';
 import type { ApiKeyRecord } from '../domain/api-key';
 import { CreateApiKeyUseCase } from '../usecases/create-api-key/create-api-key.usecase';
-import { GetAccountUseCase } from '../usecases/get-account/get-account.usecase';
 import { ListApiKeysUseCase } from '../usecases/list-api-keys/list-api-keys.usecase';
 import { RevokeApiKeyUseCase } from '../usecases/revoke-api-key/revoke-api-key.usecase';
 import { VerifyApiKeyUseCase } from '../usecases/verify-api-key/verify-api-key.usecase';
@@ -55,7 +54,6 @@ function toPrincipalMessage(key: ApiKeyRecord, account: Account): identityV1.Api
 /** Transport only: decode, call one use case with the token's tenant and key, encode. */
 export function identityGrpcHandlers(prisma: PrismaClient, keyCache: KeyCache): AsyncServiceImplementation<identityV1.IdentityServiceServer> {
   const verifyApiKey = new VerifyApiKeyUseCase(prisma);
-  const getAccount = new GetAccountUseCase(prisma);
   const createApiKey = new CreateApiKeyUseCase(prisma);
   const listApiKeys = new ListApiKeysUseCase(prisma);
   const revokeApiKey = new RevokeApiKeyUseCase(prisma, keyCache);
@@ -65,7 +63,6 @@ export function identityGrpcHandlers(prisma: PrismaClient, keyCache: KeyCache): 
       const { key, account } = await verifyApiKey.execute(request.key_hash);
       return toPrincipalMessage(key, account);
     },
-    getAccount: async (_request, context) => toAccountMessage(await getAccount.execute(context.tenant), context.tenant.mode),
     createApiKey: async (request, context) => {
       const minted = await createApiKey.execute(context.tenant, context.key, request);
       return { key: toApiKeyMessage(minted.key), secret: minted.secret };

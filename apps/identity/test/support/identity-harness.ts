@@ -96,10 +96,6 @@ export class IdentityHarness {
     return callUnary(this.client.verifyApiKey.bind(this.client), request, claims, callOptions);
   }
 
-  getAccount(claims: InternalClaims) {
-    return callUnary(this.client.getAccount.bind(this.client), {}, claims, callOptions);
-  }
-
   createApiKey(claims: InternalClaims, request: Partial<identityV1.CreateApiKeyRequest>) {
     return callUnary(this.client.createApiKey.bind(this.client), { label: '', scopes: [], mode: '', kind: '', ...request }, claims, callOptions);
   }
@@ -119,8 +115,8 @@ export class IdentityHarness {
   }
 
   /** Raw calls with hand-made metadata, for token checks the typed helper cannot express. */
-  rawGetAccount(token: string | undefined): Promise<unknown> {
-    return new Promise((resolve, reject) => this.client.getAccount({}, tokenMetadata(token), (error, response) => (error ? reject(error) : resolve(response))));
+  rawListApiKeys(token: string | undefined): Promise<unknown> {
+    return new Promise((resolve, reject) => this.client.listApiKeys({ page: undefined }, tokenMetadata(token), (error, response) => (error ? reject(error) : resolve(response))));
   }
 
   rawVerifyApiKey(keyHash: string, token: string | undefined): Promise<unknown> {

@@ -46,9 +46,6 @@ export interface ApiKeyPrincipal {
   account: Account | undefined;
 }
 
-export interface GetAccountRequest {
-}
-
 export interface Account {
   id: string;
   name: string;
@@ -277,41 +274,6 @@ export const ApiKeyPrincipal: MessageFns<ApiKeyPrincipal> = {
             message.account = Account.decode(reader, reader.uint32());
             continue;
           }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-};
-
-function createBaseGetAccountRequest(): GetAccountRequest {
-  return {};
-}
-
-export const GetAccountRequest: MessageFns<GetAccountRequest> = {
-  encode(_: GetAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetAccountRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -839,15 +801,6 @@ export const IdentityServiceService = {
     responseSerialize: (value: ApiKeyPrincipal): Buffer => Buffer.from(ApiKeyPrincipal.encode(value).finish()),
     responseDeserialize: (value: Buffer): ApiKeyPrincipal => ApiKeyPrincipal.decode(value),
   },
-  getAccount: {
-    path: "/identity.v1.IdentityService/GetAccount" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: GetAccountRequest): Buffer => Buffer.from(GetAccountRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetAccountRequest => GetAccountRequest.decode(value),
-    responseSerialize: (value: Account): Buffer => Buffer.from(Account.encode(value).finish()),
-    responseDeserialize: (value: Buffer): Account => Account.decode(value),
-  },
   createApiKey: {
     path: "/identity.v1.IdentityService/CreateApiKey" as const,
     requestStream: false as const,
@@ -880,7 +833,6 @@ export const IdentityServiceService = {
 export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** Resolves a key by the SHA-256 hash of its plaintext; NOT_FOUND when no key has that hash. */
   verifyApiKey: handleUnaryCall<VerifyApiKeyRequest, ApiKeyPrincipal>;
-  getAccount: handleUnaryCall<GetAccountRequest, Account>;
   createApiKey: handleUnaryCall<CreateApiKeyRequest, CreatedApiKey>;
   listApiKeys: handleUnaryCall<ListApiKeysRequest, ApiKeyList>;
   revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, ApiKey>;
@@ -902,21 +854,6 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ApiKeyPrincipal) => void,
-  ): ClientUnaryCall;
-  getAccount(
-    request: GetAccountRequest,
-    callback: (error: ServiceError | null, response: Account) => void,
-  ): ClientUnaryCall;
-  getAccount(
-    request: GetAccountRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Account) => void,
-  ): ClientUnaryCall;
-  getAccount(
-    request: GetAccountRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: Account) => void,
   ): ClientUnaryCall;
   createApiKey(
     request: CreateApiKeyRequest,
