@@ -14,7 +14,7 @@ import { EVENT_HEADERS, headerText } from './message-headers';
 import { consumedMessages, consumerLag, deadLetteredMessages } from './metrics';
 import { enqueueEvent } from './outbox';
 import { OutboxRelay } from './outbox-relay';
-import { createKafkaTestDatabase, createTestKafka, rawExecutor, type KafkaTestDatabase } from './testing/kafka-test-setup';
+import { createKafkaTestDatabase, createTestKafka, rawExecutor, type KafkaTestDatabase } from '../test/support/kafka-test-setup';
 import { ensureTopics } from './topics';
 
 const logger = createLogger('consumer-test', 'silent');

@@ -12,7 +12,7 @@ import { recordFirstDelivery } from './inbox';
 import { enqueueEvent } from './outbox';
 import { oldestUnpublishedAge, unpublishedMessages } from './metrics';
 import { OutboxRelay, type OutboxProducer } from './outbox-relay';
-import { createKafkaTestDatabase, createTestKafka, rawExecutor, TEST_BROKERS, type KafkaTestDatabase } from './testing/kafka-test-setup';
+import { createKafkaTestDatabase, createTestKafka, rawExecutor, TEST_BROKERS, type KafkaTestDatabase } from '../test/support/kafka-test-setup';
 import { ensureTopics } from './topics';
 
 const logger = createLogger('outbox-relay-test', 'silent');

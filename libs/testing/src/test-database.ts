@@ -8,15 +8,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database for one test file, on the local PostgreSQL. */
-export async function createTestDatabase(service: string, migrationsDir: string): Promise<TestDatabase> {
+/** A fresh, empty database named `<prefix>_<random>` on the local PostgreSQL. */
+export async function createEmptyTestDatabase(prefix: string): Promise<TestDatabase> {
   const adminUrl = process.env.POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
-  const name = `test_${service}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   await ensureDatabase(adminUrl, name);
-  const url = databaseUrl(adminUrl, name);
-  await applyMigrations(url, migrationsDir);
   return {
-    url,
+    url: databaseUrl(adminUrl, name),
     drop: async () => {
       const admin = new Client({ connectionString: adminUrl });
       await admin.connect();
@@ -27,4 +25,11 @@ export async function createTestDatabase(service: string, migrationsDir: string)
       }
     },
   };
+}
+
+/** A fresh, migrated database for one test file, on the local PostgreSQL. */
+export async function createTestDatabase(service: string, migrationsDir: string): Promise<TestDatabase> {
+  const database = await createEmptyTestDatabase(`test_${service}`);
+  await applyMigrations(database.url, migrationsDir);
+  return database;
 }

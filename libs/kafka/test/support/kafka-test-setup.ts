@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Client, type ClientBase } from 'pg';
 import type { Kafka } from 'kafkajs';
-import { DEFAULT_POSTGRES_URL } from '@ticketing/config';
-import { databaseUrl, ensureDatabase } from '@ticketing/db';
 import type { Logger } from '@ticketing/observability';
-import { createKafka } from '../client';
-import type { RawSqlExecutor } from '../outbox';
+import { createEmptyTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { createKafka } from '../../src/client';
+import type { RawSqlExecutor } from '../../src/outbox';
 
 /** The library's two tables as every service's migrations create them (outbox.ts, inbox.ts). */
 const TABLES_SQL = `
@@ -16,36 +14,23 @@ const TABLES_SQL = `
   CREATE TABLE inbox_messages (consumer TEXT NOT NULL, message_id TEXT NOT NULL,
     processed_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (consumer, message_id));`;
 
-export interface KafkaTestDatabase {
-  name: string;
-  url: string;
+export interface KafkaTestDatabase extends TestDatabase {
   /** A connection of the test's own. */
   db: Client;
-  drop(): Promise<void>;
 }
 
 /** A fresh database with the outbox and inbox tables, for one test file. */
 export async function createKafkaTestDatabase(): Promise<KafkaTestDatabase> {
-  const adminUrl = process.env.POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
-  const name = `kafka_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  await ensureDatabase(adminUrl, name);
-  const url = databaseUrl(adminUrl, name);
-  const db = new Client({ connectionString: url });
+  const database = await createEmptyTestDatabase('kafka_test');
+  const db = new Client({ connectionString: database.url });
   await db.connect();
   await db.query(TABLES_SQL);
   return {
-    name,
-    url,
+    ...database,
     db,
     drop: async () => {
       await db.end();
-      const admin = new Client({ connectionString: adminUrl });
-      await admin.connect();
-      try {
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await admin.end();
-      }
+      await database.drop();
     },
   };
 }
