@@ -3,15 +3,17 @@ import { z } from 'zod';
 /**
  * Default ports of each process on a developer machine; Kubernetes overrides them by env.
  * `ops` serves probes and metrics, never the API (the gateway's skips 9100, node_exporter's).
+ * All stay below Linux's ephemeral range (32768–60999) with any PORT_OFFSET up to 10,000, so an
+ * outgoing connection's local port can never take a service's port from under it.
  */
 export const DEFAULT_PORTS = {
   gateway: { http: 8080, ops: 9107 },
-  identity: { grpc: 50051, ops: 9101 },
-  catalog: { grpc: 50052, ops: 9102 },
-  ticketing: { grpc: 50053, ops: 9103 },
-  payments: { grpc: 50054, ops: 9104 },
-  scanning: { grpc: 50055, ops: 9105 },
-  webhooks: { grpc: 50056, ops: 9106 },
+  identity: { grpc: 7051, ops: 9101 },
+  catalog: { grpc: 7052, ops: 9102 },
+  ticketing: { grpc: 7053, ops: 9103 },
+  payments: { grpc: 7054, ops: 9104 },
+  scanning: { grpc: 7055, ops: 9105 },
+  webhooks: { grpc: 7056, ops: 9106 },
 } as const;
 
 export type BackendService = Exclude<keyof typeof DEFAULT_PORTS, 'gateway'>;
