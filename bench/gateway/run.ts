@@ -2,7 +2,10 @@
  * Gateway overhead benchmark: autocannon against GET /v1/account and GET /v1/events/{id}
  * through the whole system (gateway → key cache → gRPC → service → Postgres), and against a
  * bare Node HTTP server (its own process, answering a fixed JSON body), in the same run on the
- * same machine, so the figures that matter are ratios to the bare server.
+ * same machine, so the figures that matter are ratios to the bare server. Two more baselines
+ * show the floor of the stack itself: Express 5 answering the same body with no other work, and
+ * Express making one unary gRPC call (raw bytes, no interceptors) to a server that answers at
+ * once.
  *
  * For each target it prints requests/s, p50 and p99 latency, the ratio to bare Node, and the
  * CPU milliseconds per request of every process involved (from each process's own counters in
@@ -52,19 +55,50 @@ async function measure(target: string, url: string, headers: Record<string, stri
   return { target, requests, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpuPerRequest };
 }
 
-function startBareServer(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [path.join(__dirname, 'bare-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+interface Baseline {
+  child: ChildProcess;
+  port: number;
+}
+
+/** Starts one of the baseline servers in this folder; each prints its port once listening. */
+function startBaseline(script: string, ...args: string[]): Promise<Baseline> {
+  const child = spawn(process.execPath, [path.join(__dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.stdout!.once('data', (chunk: Buffer) => resolve({ child, port: Number(chunk.toString().trim()) }));
   });
 }
 
+/** The baselines: bare Node, and the floor of the fixed stack (Express alone, Express plus one gRPC call). */
+interface Baselines {
+  bare: Baseline;
+  express: Baseline;
+  grpcEcho: Baseline;
+  expressGrpc: Baseline;
+}
+
+async function startBaselines(): Promise<Baselines> {
+  const grpcEcho = await startBaseline('grpc-echo-server.mjs');
+  const [bare, express, expressGrpc] = await Promise.all([
+    startBaseline('bare-server.mjs'),
+    startBaseline('express-server.mjs'),
+    startBaseline('express-grpc-server.mjs', String(grpcEcho.port)),
+  ]);
+  return { bare, express, grpcEcho, expressGrpc };
+}
+
+function stopBaselines(baselines: Baselines): void {
+  for (const baseline of Object.values(baselines)) baseline.child.kill('SIGTERM');
+}
+
 /** Every process a request may cost CPU in; groups with no CPU in a run print as 0. */
-function processGroups(running: RunningService[], bare: ChildProcess): ProcessGroup[] {
+function processGroups(running: RunningService[], baselines: Baselines): ProcessGroup[] {
   return [
     { name: 'autocannon (this process)', pids: () => [process.pid] },
-    { name: 'bare node', pids: () => [bare.pid!] },
+    { name: 'bare node', pids: () => [baselines.bare.child.pid!] },
+    { name: 'express only', pids: () => [baselines.express.child.pid!] },
+    { name: 'express → gRPC', pids: () => [baselines.expressGrpc.child.pid!] },
+    { name: 'gRPC echo', pids: () => [baselines.grpcEcho.child.pid!] },
     ...running.map((service) => ({ name: service.name, pids: () => [service.process.pid!] })),
     { name: 'postgres (all backends)', pids: () => pidsNamed('postgres') },
     { name: 'redis', pids: () => pidsNamed('redis-server') },
@@ -116,7 +150,7 @@ async function main(): Promise<void> {
   // One key far past the default rate limit: every request is still counted, none refused.
   const env = { gateway: { RATE_LIMIT_PER_SECOND: '1000000' } };
   const running = await launchAll({ portOffset: PORT_OFFSET, env, logDir: path.join(benchDir, 'logs'), cpuProfileDir });
-  const bare = await startBareServer();
+  const baselines = await startBaselines();
   try {
     await waitForSystem(running, PORT_OFFSET);
     const gateway = `http://127.0.0.1:${servicePorts(PORT_OFFSET).gateway.PORT}`;
@@ -126,13 +160,16 @@ async function main(): Promise<void> {
     // Let start-up work (JIT, first connections, consumer joins) settle before reading idle memory.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const idleMemory = residentMemory(running);
-    const groups = processGroups(running, bare.child);
+    const groups = processGroups(running, baselines);
 
     console.log(`autocannon: ${options.connections} connections, ${options.duration} s per target`);
-    const bareFigures = await measure('bare node http', `http://127.0.0.1:${bare.port}/`, {}, groups, options);
+    const baseline = (server: Baseline) => `http://127.0.0.1:${server.port}/`;
+    const bareFigures = await measure('bare node http', baseline(baselines.bare), {}, groups, options);
+    const expressOnly = await measure('express 5, no work', baseline(baselines.express), {}, groups, options);
+    const expressGrpc = await measure('express + 1 gRPC call', baseline(baselines.expressGrpc), {}, groups, options);
     const account = await measure('GET /v1/account', `${gateway}/v1/account`, headers, groups, options);
     const eventRead = await measure('GET /v1/events/{id}', `${gateway}/v1/events/${event.body.id}`, headers, groups, options);
-    const rows = [bareFigures, account, eventRead];
+    const rows = [bareFigures, expressOnly, expressGrpc, account, eventRead];
     printThroughput(rows, bareFigures);
     printCpu(rows);
     printMemory(idleMemory, residentMemory(running));
@@ -146,12 +183,14 @@ async function main(): Promise<void> {
         event_rps: round(eventRead.requestsPerSecond, 0),
         event_ratio: round(eventRead.requestsPerSecond / bareFigures.requestsPerSecond, 3),
         account_p99_ms: account.p99,
+        express_floor_ratio: round(expressOnly.requestsPerSecond / bareFigures.requestsPerSecond, 3),
+        express_grpc_floor_ratio: round(expressGrpc.requestsPerSecond / bareFigures.requestsPerSecond, 3),
         event_p99_ms: eventRead.p99,
         idle_rss_mb: Object.fromEntries([...idleMemory].map(([name, megabytes]) => [name, round(megabytes, 0)])),
       }),
     );
   } finally {
-    bare.child.kill('SIGTERM');
+    stopBaselines(baselines);
     await stopServices(running);
     if (cpuProfileDir) console.log(`CPU profiles: ${cpuProfileDir}`);
   }
