@@ -1,9 +1,13 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { Tenant } from '@ticketing/auth';
+import { preparedStatementNames } from './statement-names';
 
-/** The driver adapter every service's generated Prisma client is built with (no native engine). */
+/**
+ * The driver adapter every service's generated Prisma client is built with (no native engine).
+ * Statements are prepared once per connection (statement-names.ts).
+ */
 export function prismaAdapter(databaseUrl: string): PrismaPg {
-  return new PrismaPg({ connectionString: databaseUrl });
+  return new PrismaPg({ connectionString: databaseUrl }, { statementNameGenerator: preparedStatementNames() });
 }
 
 /**
