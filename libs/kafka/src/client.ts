@@ -1,5 +1,6 @@
 import { Kafka, logLevel, Partitioners, type LogEntry, type Producer } from 'kafkajs';
 import type { Logger } from '@ticketing/observability';
+import './request-queue-idle-fix';
 
 /** A kafkajs client whose own logging goes through the service's JSON logger. */
 export function createKafka(options: { clientId: string; brokers: string[]; logger: Logger }): Kafka {
