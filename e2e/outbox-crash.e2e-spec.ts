@@ -38,8 +38,8 @@ describe('outbox: no event is lost or applied twice when catalog crashes', () =>
   it('publishes the committed event after a restart, and records it once', async () => {
     const api = as((await createAccount()).secret_key);
     await kill(readPids().catalog!);
-    // A relay that waits ten minutes before its first poll: nothing written now gets published.
-    const stalled = await startCatalog({ OUTBOX_POLL_INTERVAL_MS: '600000' });
+    // A relay that waits ten minutes before its first poll and is not woken by commits: nothing written now gets published.
+    const stalled = await startCatalog({ OUTBOX_POLL_INTERVAL_MS: '600000', OUTBOX_LISTEN: 'false' });
 
     const created = await api.post('/v1/events', { name: 'Crash Test Live', starts_at: '2027-08-01T18:00:00Z' });
     expect(created.status).toBe(200);

@@ -7,8 +7,13 @@ const catalogEnv = z.object({
   KAFKA_BROKERS: kafkaBrokers,
   /** Consumer group of this service; every replica shares it. */
   KAFKA_GROUP_ID: z.string().min(1).default('catalog'),
-  /** How often the outbox relay looks for committed events when it has nothing to publish. */
-  OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(100),
+  /**
+   * The outbox relay's pause between polls when no commit wakes it: a commit that writes outbox
+   * rows wakes it at once (LISTEN/NOTIFY), so this only bounds the wait for a missed wake-up.
+   */
+  OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1_000),
+  /** `false` when the database is reached through a pooler that does not keep sessions: LISTEN cannot work there, the relay only polls. */
+  OUTBOX_LISTEN: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
   /** Test only: holds every gRPC reply this long after its commit, for crash tests (0: off). */
   REPLY_DELAY_MS: z.coerce.number().int().min(0).default(0),
 });

@@ -18,7 +18,7 @@ void runService({
     await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name, CATALOG_ORGANIZATION_TOPIC.name, CATALOG_DISCOUNT_TOPIC.name, TICKETING_SEAT_TOPIC.name]);
     const producer = createProducer(kafka);
     await producer.connect();
-    const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+    const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
     relay.start();
 
     const endpoints = await startEndpoints({

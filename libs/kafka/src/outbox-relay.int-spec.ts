@@ -176,6 +176,47 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
     }
   });
 
+  describe('woken by commits (LISTEN/NOTIFY)', () => {
+    /** The relays' listening connections to this test's database. */
+    const listeners = async () =>
+      (await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'outbox-listener'`)).rows.map((row) => row.pid);
+    let producer: Producer;
+    beforeAll(() => {
+      producer = createProducer(kafka);
+    });
+    afterAll(() => producer.disconnect());
+    // Ten minutes between polls: anything published within the test was woken by its commit.
+    const sleepyRelay = () => new OutboxRelay({ databaseUrl: url, producer, logger, pollIntervalMs: 600_000 });
+    const published = (id: string) => waitFor(`message ${id} to be published`, async () => ((await publishedAt(id)) ? true : undefined), { timeoutMs: 10_000 });
+
+    it('publishes a committed message at once instead of at its next poll', async () => {
+      const relay = sleepyRelay();
+      relay.start();
+      try {
+        await waitFor('the relay to listen', async () => ((await listeners()).length === 1 ? true : undefined));
+        const message = await enqueue(`agg_${randomUUID()}`, 1);
+        await published(message.id);
+      } finally {
+        await relay.stop();
+      }
+      expect(await listeners()).toEqual([]);
+    });
+
+    it('listens again after losing its connection', async () => {
+      const relay = sleepyRelay();
+      relay.start();
+      try {
+        const [first] = await waitFor('the relay to listen', async () => ((await listeners()).length === 1 ? listeners() : undefined));
+        await db.query('SELECT pg_terminate_backend($1)', [first]);
+        await waitFor('the relay to listen again', async () => ((await listeners()).some((pid) => pid !== first) ? true : undefined));
+        const message = await enqueue(`agg_${randomUUID()}`, 2);
+        await published(message.id);
+      } finally {
+        await relay.stop();
+      }
+    });
+  });
+
   it('backs off while the broker is unreachable, reports its lag, and publishes once the broker is back', async () => {
     const failures: number[] = [];
     const relayLogger = pino({ level: 'error' }, { write: (line: string) => void (JSON.parse(line).failures && failures.push(Date.now())) });

@@ -7,6 +7,7 @@ import { backoffDelay, type Backoff } from './backoff';
 import { eventHeaders } from './message-headers';
 import { addOutboxBacklogProbe, publishedMessages, publishFailures } from './metrics';
 import { OutboxClaims, type ClaimedMessage } from './outbox-claims';
+import { OutboxListener } from './outbox-listener';
 
 /** What the relay needs of a producer: it connects on demand, so a broker that is down at start-up only delays it. */
 export type OutboxProducer = Pick<Producer, 'connect' | 'sendBatch'>;
@@ -15,8 +16,17 @@ export interface OutboxRelayOptions {
   databaseUrl: string;
   producer: OutboxProducer;
   logger: Logger;
-  /** Pause before each poll that follows an empty outbox (and before the first one). */
+  /**
+   * Pause before each poll that follows an empty outbox (and before the first one). A commit
+   * that writes outbox rows ends the pause at once (LISTEN/NOTIFY, outbox-listener.ts), so this
+   * is only the safety net for a notification missed while the listener reconnects.
+   */
   pollIntervalMs: number;
+  /**
+   * Whether to listen for commits (default true). Off, the relay only polls: for a database
+   * reached through a pooler that does not keep sessions, where LISTEN cannot work.
+   */
+  listen?: boolean;
   batchSize?: number;
   /**
    * How long a claim keeps other relays off its keys; longer than a send takes. A send that
@@ -40,9 +50,15 @@ export class OutboxRelay {
   private readonly pool: Pool;
   private readonly claims: OutboxClaims;
   private readonly removeBacklogProbe: () => void;
+  private readonly listener: OutboxListener | undefined;
   private running = false;
   private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  /** Ends the current pause (stop). */
+  private endPause: (() => void) | undefined;
+  /** Ends the current pause if a commit may end it (idle polling, not a backoff after failures). */
+  private endPauseOnCommit: (() => void) | undefined;
+  /** A commit was notified since the last poll began, so the next pause is skipped. */
+  private committedSincePoll = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.pool = new Pool({ connectionString: options.databaseUrl, max: 2, application_name: 'outbox-relay' });
@@ -50,11 +66,13 @@ export class OutboxRelay {
     this.pool.on('error', (error) => options.logger.warn({ err: error }, 'outbox relay lost an idle database connection'));
     this.claims = new OutboxClaims(this.pool, `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`);
     this.removeBacklogProbe = addOutboxBacklogProbe(() => this.claims.backlog());
+    if (options.listen ?? true) this.listener = new OutboxListener(options.databaseUrl, () => this.onCommit(), options.logger);
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
+    void this.listener?.start();
     this.loop = this.run();
   }
 
@@ -66,8 +84,9 @@ export class OutboxRelay {
   /** Stops polling, publishes what is left, and releases the database pool. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
+    this.endPause?.();
     await this.loop;
+    await this.listener?.stop();
     this.removeBacklogProbe();
     try {
       await this.drain();
@@ -76,11 +95,16 @@ export class OutboxRelay {
     }
   }
 
-  /** Publishes until the outbox is empty, then waits; after a failure waits longer each time. */
+  /**
+   * Publishes until the outbox is empty, then waits for a commit or the poll interval; after a
+   * failure waits longer each time, and commits do not cut that wait short.
+   */
   private async run(): Promise<void> {
     let failures = 0;
     while (this.running) {
-      await this.pause(failures === 0 ? this.options.pollIntervalMs : backoffDelay(failures, this.options.backoff ?? DEFAULT_BACKOFF));
+      if (failures === 0) await this.pause(this.options.pollIntervalMs, { endsOnCommit: true });
+      else await this.pause(backoffDelay(failures, this.options.backoff ?? DEFAULT_BACKOFF), { endsOnCommit: false });
+      this.committedSincePoll = false;
       try {
         while (this.running && (await this.publishBatch()) > 0);
         if (failures > 0) this.options.logger.info({ failures }, 'outbox relay publishing again');
@@ -93,14 +117,23 @@ export class OutboxRelay {
     }
   }
 
-  private pause(ms: number): Promise<void> {
+  private pause(ms: number, { endsOnCommit }: { endsOnCommit: boolean }): Promise<void> {
+    if (!this.running || (endsOnCommit && this.committedSincePoll)) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
+      const end = () => {
         clearTimeout(timer);
+        this.endPause = this.endPauseOnCommit = undefined;
         resolve();
       };
+      const timer = setTimeout(end, ms);
+      this.endPause = end;
+      this.endPauseOnCommit = endsOnCommit ? end : undefined;
     });
+  }
+
+  private onCommit(): void {
+    this.committedSincePoll = true;
+    this.endPauseOnCommit?.();
   }
 
   private async publishBatch(): Promise<number> {

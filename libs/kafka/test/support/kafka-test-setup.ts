@@ -4,13 +4,17 @@ import type { Logger } from '@ticketing/observability';
 import { createEmptyTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createKafka } from '../../src/client';
 import type { RawSqlExecutor } from '../../src/outbox';
+import { OUTBOX_CHANNEL } from '../../src/outbox-listener';
 
-/** The library's two tables as every service's migrations create them (outbox.ts, inbox.ts). */
+/** The library's two tables and the outbox's commit trigger, as every service's migrations create them (outbox.ts, inbox.ts, outbox-listener.ts). */
 const TABLES_SQL = `
   CREATE TABLE outbox_messages (position BIGSERIAL PRIMARY KEY, id TEXT NOT NULL UNIQUE, topic TEXT NOT NULL,
     message_key TEXT NOT NULL, payload JSONB NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now(), published_at TIMESTAMPTZ,
     claimed_by TEXT, claimed_until TIMESTAMPTZ);
   CREATE INDEX outbox_messages_unpublished ON outbox_messages (position) WHERE published_at IS NULL;
+  CREATE FUNCTION notify_outbox_relay() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN PERFORM pg_notify('${OUTBOX_CHANNEL}', ''); RETURN NULL; END $$;
+  CREATE TRIGGER outbox_messages_notify AFTER INSERT ON outbox_messages FOR EACH STATEMENT EXECUTE FUNCTION notify_outbox_relay();
   CREATE TABLE inbox_messages (consumer TEXT NOT NULL, message_id TEXT NOT NULL,
     processed_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (consumer, message_id));`;
 
