@@ -1,7 +1,7 @@
 import { catalogV1, identityV1 } from '@ticketing/contracts';
 import { createGrpcClient } from '@ticketing/grpc';
 import { processMetrics, startOpsServer } from '@ticketing/observability';
-import { connectCachingRedis, connectRedis } from '@ticketing/redis';
+import { connectCachingRedis, connectRedis, isRedisReady } from '@ticketing/redis';
 import { runService } from '@ticketing/service';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';
@@ -30,8 +30,7 @@ void runService({
     // Probes and metrics on their own port, started once the API listens: ready means serving.
     const ops = await startOpsServer({
       port: config.OPS_PORT,
-      // A client that is reconnecting would queue the PING instead of failing it.
-      isReady: async () => redis.isReady && (await redis.ping()) === 'PONG',
+      isReady: () => isRedisReady(redis),
     });
     logger.info({ port: config.PORT, ops_port: config.OPS_PORT }, 'listening');
     return [

@@ -1,7 +1,7 @@
 import { identityV1 } from '@ticketing/contracts';
 import { idempotentWrites } from '@ticketing/db';
 import { currentIdempotentCall, implementService } from '@ticketing/grpc';
-import { connectRedis } from '@ticketing/redis';
+import { connectRedis, isRedisReady } from '@ticketing/redis';
 import { runService, startEndpoints } from '@ticketing/service';
 import { KeyCache } from './cache/key-cache';
 import { loadIdentityConfig } from './config';
@@ -30,7 +30,7 @@ void runService({
         },
       ],
       // Revocation needs Redis as much as the database: not ready without both.
-      isReady: async () => (await prisma.$queryRaw`SELECT 1`, (await redis.ping()) === 'PONG'),
+      isReady: async () => (await prisma.$queryRaw`SELECT 1`, await isRedisReady(redis)),
     });
 
     return [

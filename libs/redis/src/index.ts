@@ -38,3 +38,11 @@ export async function connectCachingRedis(url: string, logger: Logger, maxEntrie
   await client.connect();
   return { client, cache };
 }
+
+/**
+ * Readiness of a client: answered at once while it reconnects (a PING sent then would wait in
+ * the client's offline queue until the command timeout), otherwise by a PING.
+ */
+export async function isRedisReady(client: Pick<RedisClient, 'isReady' | 'ping'>): Promise<boolean> {
+  return client.isReady && (await client.ping()) === 'PONG';
+}
