@@ -1,4 +1,5 @@
 import { CATALOG_DISCOUNT_TOPIC, CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC, TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
+import { startIdempotencySweeper } from '@ticketing/db';
 import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { loadCatalogConfig } from './config';
@@ -20,6 +21,7 @@ void runService({
     await producer.connect();
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
     relay.start();
+    const idempotencySweeper = startIdempotencySweeper(prisma, logger);
 
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
@@ -39,6 +41,7 @@ void runService({
       ...endpoints,
       { name: 'kafka consumer', run: async () => (await seatChanges).disconnect() },
       { name: 'outbox relay', run: () => relay.stop() },
+      { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
       { name: 'kafka producer', run: () => producer.disconnect() },
       { name: 'database', run: () => prisma.$disconnect() },
     ];

@@ -1,5 +1,5 @@
 import { identityV1 } from '@ticketing/contracts';
-import { idempotentWrites } from '@ticketing/db';
+import { idempotentWrites, startIdempotencySweeper } from '@ticketing/db';
 import { currentIdempotentCall, implementService } from '@ticketing/grpc';
 import { connectRedis, isRedisReady } from '@ticketing/redis';
 import { runService, startEndpoints } from '@ticketing/service';
@@ -14,6 +14,7 @@ void runService({
   start: async (config, logger) => {
     const prisma = createIdentityPrisma(config.DATABASE_URL);
     await prisma.$connect();
+    const idempotencySweeper = startIdempotencySweeper(prisma, logger);
     const redis = await connectRedis(config.REDIS_URL, logger);
 
     const endpoints = await startEndpoints({
@@ -36,6 +37,7 @@ void runService({
     return [
       ...endpoints,
       { name: 'redis', run: () => redis.close() },
+      { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
       { name: 'database', run: () => prisma.$disconnect() },
     ];
   },

@@ -2,3 +2,4 @@ export * from './prisma';
 export * from './database';
 export * from './migration-runner';
 export * from './idempotent-writes';
+export * from './idempotency-sweeper';
