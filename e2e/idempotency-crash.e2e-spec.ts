@@ -5,7 +5,7 @@ import { launchService, waitForSystem } from '../tools/system/launch';
 import type { ServiceName } from '../tools/system/services';
 import { as, createAccount, type ApiResponse } from './support/api';
 import { queryServiceDatabase } from './support/databases';
-import { E2E_PORT_OFFSET, readPids, recordPid } from './support/system';
+import { E2E_PORT_OFFSET, e2eServiceEnv, readPids, recordPid } from './support/system';
 
 /**
  * A write whose reply is lost (the service or the gateway dies after the commit, or the
@@ -44,7 +44,7 @@ describe('idempotency: one write per key when a process dies or Redis forgets', 
   async function restart(service: ServiceName, env: Record<string, string> = {}): Promise<void> {
     const running = readPids()[service];
     if (running && isRunning(running)) await kill(running);
-    const started = launchService(service, { portOffset: E2E_PORT_OFFSET, env: { [service]: env }, onOutput: () => undefined });
+    const started = launchService(service, { portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv({ [service]: env }), onOutput: () => undefined });
     recordPid(service, started.process.pid!);
     await waitForSystem([started], E2E_PORT_OFFSET);
   }
@@ -112,8 +112,11 @@ describe('idempotency: one write per key when a process dies or Redis forgets', 
     expect((await api.post('/v1/events', body, headers)).body.error.code).toBe('idempotency_key_in_use');
     // It lapses after 60 s; dropping it stands for the wait.
     await redis.del(`idempotency-lock:test:${account.account_id}:gateway-dies`);
-    expectReplayOf(await api.post('/v1/events', body, headers), eventId);
+    const replay = await api.post('/v1/events', body, headers);
+    expectReplayOf(replay, eventId);
     expect(await eventsNamed(account.account_id, body.name)).toHaveLength(1);
+    // The restarted gateway keeps the suite's settings, so the suites after this one are not rate limited.
+    expect(replay.headers.get('ratelimit-limit')).toBe('10000');
   });
 
   it('gateway records lost (Redis restarted, or the 2xx was sent but not stored): catalog and identity answer from their records', async () => {

@@ -2,7 +2,7 @@ import { waitFor } from '@ticketing/testing';
 import { launchService, waitForSystem, type RunningService } from '../tools/system/launch';
 import { as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
-import { E2E_PORT_OFFSET, readPids, recordPid } from './support/system';
+import { E2E_PORT_OFFSET, e2eServiceEnv, readPids, recordPid } from './support/system';
 
 /**
  * Catalog dies (SIGKILL) after the event's transaction commits and before its relay publishes.
@@ -11,7 +11,7 @@ import { E2E_PORT_OFFSET, readPids, recordPid } from './support/system';
  */
 describe('outbox: no event is lost or applied twice when catalog crashes', () => {
   const startCatalog = async (env: Record<string, string> = {}): Promise<RunningService> => {
-    const catalog = launchService('catalog', { portOffset: E2E_PORT_OFFSET, env: { catalog: env }, onOutput: () => undefined });
+    const catalog = launchService('catalog', { portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv({ catalog: env }), onOutput: () => undefined });
     recordPid('catalog', catalog.process.pid!);
     await waitForSystem([catalog], E2E_PORT_OFFSET);
     return catalog;

@@ -8,6 +8,19 @@ import { repoRoot, servicePorts, type ServiceName } from '../../tools/system/ser
  */
 export const E2E_PORT_OFFSET = 1000;
 
+/**
+ * Settings of the suite's system, for the first start and for every restart a test makes:
+ * suites create data as fast as one client can, so the account limit is far above the
+ * default (the limits themselves are tested in apps/gateway/test).
+ */
+const E2E_SERVICE_ENV: Partial<Record<ServiceName, Record<string, string>>> = { gateway: { RATE_LIMIT_PER_SECOND: '10000' } };
+
+/** The suite's settings for every service, with a test's own settings for some on top. */
+export function e2eServiceEnv(overrides: Partial<Record<ServiceName, Record<string, string>>> = {}): Partial<Record<ServiceName, Record<string, string>>> {
+  const services = new Set([...Object.keys(E2E_SERVICE_ENV), ...Object.keys(overrides)] as ServiceName[]);
+  return Object.fromEntries([...services].map((service) => [service, { ...E2E_SERVICE_ENV[service], ...overrides[service] }]));
+}
+
 export const gatewayUrl = `http://127.0.0.1:${servicePorts(E2E_PORT_OFFSET).gateway.PORT}`;
 
 /** Processes started for the suite, so teardown (and a test that restarts one) can find them. */

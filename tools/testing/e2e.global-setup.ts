@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setup } from '../setup';
 import { assertPortsFree, launchAll, stopServices, waitForSystem } from '../system/launch';
 import { repoRoot } from '../system/services';
-import { E2E_PORT_OFFSET, recordPid, resetPids } from '../../e2e/support/system';
+import { E2E_PORT_OFFSET, e2eServiceEnv, recordPid, resetPids } from '../../e2e/support/system';
 
 /** Starts infrastructure and every service once for the whole end-to-end run. */
 export default async function e2eGlobalSetup(): Promise<void> {
@@ -13,9 +13,7 @@ export default async function e2eGlobalSetup(): Promise<void> {
   const logDir = path.join(repoRoot, '.data/e2e');
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(path.join(logDir, 'services.log'), { flags: 'w' });
-  // Suites create data as fast as one client can; the limits themselves are tested in apps/gateway/test.
-  const env = { gateway: { RATE_LIMIT_PER_SECOND: '10000' } };
-  const running = await launchAll({ portOffset: E2E_PORT_OFFSET, env, onOutput: (service, line) => log.write(`${service} | ${line}\n`) });
+  const running = await launchAll({ portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv(), onOutput: (service, line) => log.write(`${service} | ${line}\n`) });
   for (const service of running) recordPid(service.name, service.process.pid!);
   try {
     await waitForSystem(running, E2E_PORT_OFFSET);
