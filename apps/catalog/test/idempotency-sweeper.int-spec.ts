@@ -1,4 +1,4 @@
-import { startIdempotencySweeper, sweepIdempotencyRecords } from '@ticketing/db';
+import { IDEMPOTENCY_RECORD_RETENTION_MS, startIdempotencySweeper, sweepIdempotencyRecords } from '@ticketing/db';
 import { createLogger } from '@ticketing/observability';
 import { waitFor } from '@ticketing/testing';
 import { useCatalogDatabase } from './support/catalog-database';
@@ -20,7 +20,7 @@ describe('idempotency record sweeper (real PostgreSQL, catalog migrations)', () 
   it('deletes every record older than the cut-off, over several batches, and keeps the rest', async () => {
     await insertRecords('acct_old', 2_500, 24 * 8);
     await insertRecords('acct_recent', 3, 1);
-    const deleted = await sweepIdempotencyRecords(catalog.prisma, new Date(Date.now() - 7 * 24 * 60 * 60 * 1000));
+    const deleted = await sweepIdempotencyRecords(catalog.prisma, new Date(Date.now() - IDEMPOTENCY_RECORD_RETENTION_MS));
     expect(deleted).toBe(2_500);
     expect(await recordsOf('acct_old')).toBe(0);
     expect(await recordsOf('acct_recent')).toBe(3);
