@@ -3,7 +3,7 @@
  * through the whole system (gateway → key cache → gRPC → service → Postgres), and against a
  * bare Node HTTP server (its own process, answering a fixed JSON body), in the same run on the
  * same machine, so the figures that matter are ratios to the bare server. Two more baselines
- * show the floor of the stack itself: Express 5 answering the same body with no other work, and
+ * show the floor of the stack itself: Express 5 (configured as the gateway is) answering the same body with no other work, and
  * Express making one unary gRPC call (raw bytes, no interceptors) to a server that answers at
  * once.
  *
