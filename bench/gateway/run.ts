@@ -3,9 +3,9 @@
  * through the whole system (gateway → key cache → gRPC → service → Postgres), and against a
  * bare Node HTTP server (its own process, answering a fixed JSON body), in the same run on the
  * same machine, so the figures that matter are ratios to the bare server. Two more baselines
- * show the floor of the stack itself: Express 5 (configured as the gateway is) answering the same body with no other work, and
- * Express making one unary gRPC call (raw bytes, no interceptors) to a server that answers at
- * once.
+ * show the floor of the stack itself: Express 5, configured as the gateway is, answering the
+ * same body with no other work, and Express making one unary gRPC call (raw bytes, no
+ * interceptors) to a server that answers at once.
  *
  * For each target it prints requests/s, p50 and p99 latency, the ratio to bare Node, and the
  * CPU milliseconds per request of every process involved (from each process's own counters in
