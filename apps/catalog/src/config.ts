@@ -14,6 +14,11 @@ const catalogEnv = z.object({
   OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1_000),
   /** `false` when the database is reached through a pooler that does not keep sessions: LISTEN cannot work there, the relay only polls. */
   OUTBOX_LISTEN: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  /**
+   * How often expired inventory reservations are released, giving their units back: a buyer
+   * or a caller that vanished holds units at most this long past the reservation's expiry.
+   */
+  RESERVATION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
   /** Test only: holds every gRPC reply this long after its commit, for crash tests (0: off). */
   REPLY_DELAY_MS: z.coerce.number().int().min(0).default(0),
 });

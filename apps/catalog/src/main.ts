@@ -1,11 +1,12 @@
 import { CATALOG_DISCOUNT_TOPIC, CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC, TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
-import { startIdempotencySweeper } from '@ticketing/db';
+import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { loadCatalogConfig } from './config';
 import { createCatalogPrisma } from './db';
 import { SEAT_CHANGE_INBOX, startSeatChangeConsumer } from './consumers/seat-change.consumer';
 import { catalogGrpcServices } from './grpc/services';
+import { ReleaseExpiredReservationsUseCase } from './usecases/release-expired-reservations/release-expired-reservations.usecase';
 import { RecordSeatChangeUseCase } from './usecases/record-seat-change/record-seat-change.usecase';
 
 void runService({
@@ -22,6 +23,13 @@ void runService({
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
     relay.start();
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
+    const releaseExpired = new ReleaseExpiredReservationsUseCase(prisma);
+    const reservationSweeper = startPeriodicSweep({
+      what: 'expired inventory reservations',
+      intervalMs: config.RESERVATION_SWEEP_INTERVAL_MS,
+      sweep: () => releaseExpired.execute(),
+      logger,
+    });
 
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
@@ -42,6 +50,7 @@ void runService({
       { name: 'kafka consumer', run: async () => (await seatChanges).disconnect() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
+      { name: 'reservation sweeper', run: () => reservationSweeper.stop() },
       { name: 'kafka producer', run: () => producer.disconnect() },
       { name: 'database', run: () => prisma.$disconnect() },
     ];

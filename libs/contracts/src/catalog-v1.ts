@@ -4,3 +4,4 @@ export * from './generated/catalog/v1/organizations';
 export * from './generated/catalog/v1/seatmaps';
 export * from './generated/catalog/v1/tiers';
 export * from './generated/catalog/v1/discounts';
+export * from './generated/catalog/v1/inventory';

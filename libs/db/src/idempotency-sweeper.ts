@@ -1,5 +1,6 @@
 import type { Logger } from '@ticketing/observability';
 import type { RawSqlClient } from './idempotent-writes';
+import { startPeriodicSweep, type PeriodicSweep } from './periodic-sweep';
 
 /**
  * How long a service keeps the record of an idempotent write: a week, well past the gateway's
@@ -23,39 +24,19 @@ export async function sweepIdempotencyRecords(db: RawSqlClient, olderThan: Date)
   }
 }
 
-export interface IdempotencySweeper {
-  /** Stops sweeping, after the sweep under way (if any) ends. */
-  stop(): Promise<void>;
-}
-
 /**
  * Sweeps expired idempotency records at start and then every hour. Replicas may sweep at the
- * same time: a row is deleted once whoever gets to it. A failed sweep is logged and retried at
- * the next one.
+ * same time: a row is deleted once, by whoever gets to it.
  */
 export function startIdempotencySweeper(
   db: RawSqlClient,
   logger: Logger,
   { retentionMs = IDEMPOTENCY_RECORD_RETENTION_MS, intervalMs = SWEEP_INTERVAL_MS }: { retentionMs?: number; intervalMs?: number } = {},
-): IdempotencySweeper {
-  let running: Promise<void> | undefined;
-  const sweep = () => {
-    running ??= sweepIdempotencyRecords(db, new Date(Date.now() - retentionMs))
-      .then((deleted) => {
-        if (deleted > 0) logger.info({ deleted }, 'expired idempotency records deleted');
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'idempotency record sweep failed; the next one will retry'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(sweep, intervalMs);
-  timer.unref();
-  sweep();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+): PeriodicSweep {
+  return startPeriodicSweep({
+    what: 'expired idempotency records',
+    intervalMs,
+    sweep: () => sweepIdempotencyRecords(db, new Date(Date.now() - retentionMs)),
+    logger,
+  });
 }

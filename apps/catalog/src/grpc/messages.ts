@@ -1,6 +1,8 @@
-import type { catalogV1 } from '@ticketing/contracts';
+import { catalogV1 } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
 import type { CatalogEvent } from '../domain/event';
 import type { CatalogOrganization } from '../domain/organization';
+import { RESERVATION_KINDS, type ReservationKind, type ReservationView } from '../domain/reservation';
 import type { SeatMapView } from '../domain/seat-map';
 import type { CatalogTier } from '../domain/tier';
 
@@ -78,4 +80,30 @@ export function toSeatMapMessage(eventId: string, livemode: boolean, view: SeatM
     sold_count: view.counts.sold,
     updated_at: iso(view.updated_at),
   };
+}
+
+const RESERVATION_KIND_MESSAGES = { sale: catalogV1.ReservationKind.RESERVATION_KIND_SALE, comp: catalogV1.ReservationKind.RESERVATION_KIND_COMP } as const;
+
+export function toReservationMessage({ reservation, tier }: ReservationView): catalogV1.Reservation {
+  return {
+    id: reservation.id,
+    livemode: reservation.mode === 'live',
+    event_id: reservation.event_id,
+    tier_id: reservation.tier_id,
+    kind: RESERVATION_KIND_MESSAGES[reservation.kind],
+    quantity: reservation.quantity,
+    status: reservation.status,
+    expires_at: iso(reservation.expires_at),
+    created_at: iso(reservation.created_at),
+    committed_at: iso(reservation.committed_at),
+    released_at: iso(reservation.released_at),
+    tier: toTierMessage(tier),
+  };
+}
+
+/** The kind a caller asked for; leaving it out is an error, not a default, since the rules differ. */
+export function fromReservationKindMessage(kind: catalogV1.ReservationKind): ReservationKind {
+  const found = RESERVATION_KINDS.find((name) => RESERVATION_KIND_MESSAGES[name] === kind);
+  if (!found) throw new ApiError('parameter_invalid', `kind must be ${RESERVATION_KINDS.map((name) => `RESERVATION_KIND_${name.toUpperCase()}`).join(' or ')}.`, { param: 'kind' });
+  return found;
 }

@@ -5,6 +5,7 @@ import { currentIdempotentCall, implementService, type GrpcServerOptions } from 
 import type { PrismaClient } from '../db';
 import { discountGrpcHandlers } from './discount.grpc';
 import { eventGrpcHandlers } from './event.grpc';
+import { inventoryGrpcHandlers } from './inventory.grpc';
 import { organizationGrpcHandlers } from './organization.grpc';
 import { seatMapGrpcHandlers } from './seat-map.grpc';
 import { tierGrpcHandlers } from './tier.grpc';
@@ -23,6 +24,7 @@ export function catalogGrpcServices(
     },
     { definition: catalogV1.TierServiceService, implementation: implementService<catalogV1.TierServiceServer>(tierGrpcHandlers(prisma), options) },
     { definition: catalogV1.SeatMapServiceService, implementation: implementService<catalogV1.SeatMapServiceServer>(seatMapGrpcHandlers(prisma), options) },
+    { definition: catalogV1.InventoryServiceService, implementation: implementService<catalogV1.InventoryServiceServer>(inventoryGrpcHandlers(prisma), options) },
     { definition: catalogV1.DiscountServiceService, implementation: implementService<catalogV1.DiscountServiceServer>(discountGrpcHandlers(prisma), options) },
   ];
 }

@@ -124,6 +124,12 @@ export class EventRepository {
     return event?.currency ?? null;
   }
 
+  /** Where the event is in its lifecycle; null when the tenant has no such event. */
+  async statusOf(tenant: Tenant, id: string): Promise<EventStatus | null> {
+    const event = await this.db.event.findUnique({ where: { id, ...tenantScope(tenant) }, select: { status: true } });
+    return event && eventStatus(event.status);
+  }
+
   async exists(tenant: Tenant, id: string): Promise<boolean> {
     return (await this.db.event.count({ where: { id, ...tenantScope(tenant) } })) > 0;
   }

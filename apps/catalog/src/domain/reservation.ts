@@ -1,0 +1,122 @@
+import { ApiError } from '@ticketing/errors';
+import type { EventStatus } from './event-status';
+import { integerInRange } from './fields';
+import { MAX_CAPACITY, type CatalogTier } from './tier';
+
+/**
+ * Inventory reservations (decision 0029): units of a tier held for a buyer until committed
+ * (sold) or released (available again), by the caller or, once expired, by the sweeper.
+ */
+export const RESERVATION_KINDS = ['sale', 'comp'] as const;
+export type ReservationKind = (typeof RESERVATION_KINDS)[number];
+export type ReservationStatus = 'held' | 'committed' | 'released';
+/** What a held reservation becomes when it is settled. */
+export type Settlement = Exclude<ReservationStatus, 'held'>;
+
+export interface CatalogReservation {
+  id: string;
+  mode: string;
+  event_id: string;
+  tier_id: string;
+  kind: ReservationKind;
+  quantity: number;
+  status: ReservationStatus;
+  expires_at: Date;
+  created_at: Date;
+  committed_at: Date | null;
+  released_at: Date | null;
+}
+
+/** A reservation with its tier as the same call left it. */
+export interface ReservationView {
+  reservation: CatalogReservation;
+  tier: CatalogTier;
+}
+
+export const DEFAULT_RESERVATION_TTL_SECONDS = 600;
+export const MAX_RESERVATION_TTL_SECONDS = 3600;
+
+/** What a caller asks to hold; checked, with the expiry worked out. */
+export interface ReservationRequest {
+  id: string;
+  event_id: string;
+  tier_id: string;
+  kind: ReservationKind;
+  quantity: number;
+  expires_at: Date;
+}
+
+export const validQuantity = (quantity: number) => integerInRange(quantity, 'quantity', 1, MAX_CAPACITY);
+
+/** 0 (proto3's "not set") means the default. */
+export function validTtlSeconds(ttlSeconds: number): number {
+  return ttlSeconds === 0 ? DEFAULT_RESERVATION_TTL_SECONDS : integerInRange(ttlSeconds, 'ttl_seconds', 1, MAX_RESERVATION_TTL_SECONDS);
+}
+
+/** True when the tier sells at `at`: on or after its start, before its end. */
+export function isWithinSalesWindow(tier: Pick<CatalogTier, 'sales_start_at' | 'sales_end_at'>, at: Date): boolean {
+  return (tier.sales_start_at === null || tier.sales_start_at <= at) && (tier.sales_end_at === null || tier.sales_end_at > at);
+}
+
+/**
+ * Why a reservation was refused, worked out after the conditional update took nothing: the
+ * tier is missing, the event or tier does not sell now, the quantity is outside the tier's
+ * per-order limits, or (when every rule holds) there are not enough units left.
+ */
+export function reservationRefusal(request: ReservationRequest, found: { tier: CatalogTier; eventStatus: EventStatus } | null, at: Date): ApiError {
+  if (!found) return new ApiError('resource_missing', `No such tier: '${request.tier_id}' in event '${request.event_id}'.`, { param: 'tier_id' });
+  const { tier, eventStatus } = found;
+  if (eventStatus === 'canceled' || eventStatus === 'completed' || (request.kind === 'sale' && eventStatus !== 'published')) {
+    return new ApiError('event_not_on_sale', `The event is ${eventStatus}; ${request.kind === 'sale' ? 'only a published event sells tickets' : 'it takes no more tickets'}.`);
+  }
+  if (request.kind === 'sale') {
+    if (!isWithinSalesWindow(tier, at)) return new ApiError('tier_not_on_sale', `Tier '${tier.id}' is not on sale now: ${salesWindowText(tier)}.`);
+    const limitRefusal = perOrderRefusal(tier, request.quantity);
+    if (limitRefusal) return limitRefusal;
+  }
+  const available = tier.capacity - tier.held - tier.sold;
+  return new ApiError('sold_out', available === 0 ? `Tier '${tier.id}' is sold out.` : `Tier '${tier.id}' has ${available} left, fewer than the ${request.quantity} asked for.`);
+}
+
+function perOrderRefusal(tier: CatalogTier, quantity: number): ApiError | null {
+  if (quantity < tier.min_per_order) return new ApiError('parameter_invalid', `quantity must be at least ${tier.min_per_order} for tier '${tier.id}'.`, { param: 'quantity' });
+  if (tier.max_per_order !== null && quantity > tier.max_per_order) {
+    return new ApiError('parameter_invalid', `quantity must be at most ${tier.max_per_order} for tier '${tier.id}'.`, { param: 'quantity' });
+  }
+  return null;
+}
+
+function salesWindowText(tier: Pick<CatalogTier, 'sales_start_at' | 'sales_end_at'>): string {
+  const from = tier.sales_start_at ? `from ${tier.sales_start_at.toISOString()}` : '';
+  const until = tier.sales_end_at ? `until ${tier.sales_end_at.toISOString()}` : '';
+  return `it sells ${[from, until].filter(Boolean).join(' ')}`;
+}
+
+/** The same reservation id asked again for something else: a caller bug, never silently merged. */
+export function assertSameReservation(existing: CatalogReservation, request: ReservationRequest): void {
+  if (existing.tier_id !== request.tier_id || existing.event_id !== request.event_id || existing.quantity !== request.quantity || existing.kind !== request.kind) {
+    throw new ApiError(
+      'idempotency_key_reused',
+      `Reservation '${request.id}' was made for ${existing.quantity} of tier '${existing.tier_id}' (${existing.kind}); use a new reservation id for another request.`,
+      { param: 'reservation_id' },
+    );
+  }
+}
+
+/**
+ * A settlement that found the reservation no longer held: the same settlement again is a
+ * replay (null: answer with the reservation as it is); the other one is refused.
+ */
+export function settlementRefusal(reservation: CatalogReservation, settlement: Settlement): ApiError | null {
+  if (reservation.status === settlement) return null;
+  switch (reservation.status) {
+    case 'released': {
+      const onExpiry = reservation.released_at !== null && reservation.released_at >= reservation.expires_at;
+      return new ApiError('reservation_released', `Reservation '${reservation.id}' was released${onExpiry ? ' when it expired' : ''}; its units are no longer held.`);
+    }
+    case 'committed':
+      return new ApiError('reservation_committed', `Reservation '${reservation.id}' is committed: its units are sold and can only come back through refunds.`);
+    case 'held':
+      throw new Error(`reservation ${reservation.id} is still held after a settlement found it settled`);
+  }
+}

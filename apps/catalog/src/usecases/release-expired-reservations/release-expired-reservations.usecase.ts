@@ -1,0 +1,27 @@
+import type { PrismaClient } from '../../db';
+import { ReservationRepository } from '../../repositories/reservation.repository';
+
+const BATCH = 500;
+
+/**
+ * Releases every held reservation whose expiry has passed, of every tenant, giving its units
+ * back to its tier: a buyer or a caller that vanished never keeps units. Runs in batches of
+ * 500, each one statement, so no transaction holds many tier rows for long.
+ */
+export class ReleaseExpiredReservationsUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** How many reservations it released. */
+  async execute(): Promise<number> {
+    const reservations = new ReservationRepository(this.prisma);
+    let released = 0;
+    for (;;) {
+      const batch = await reservations.releaseExpired(this.clock(), BATCH);
+      released += batch;
+      if (batch < BATCH) return released;
+    }
+  }
+}

@@ -1,0 +1,208 @@
+import type { InternalClaims, Mode } from '@ticketing/auth';
+import { catalogV1 } from '@ticketing/contracts';
+import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from '@ticketing/grpc';
+import { newId } from '@ticketing/ids';
+import { createLogger } from '@ticketing/observability';
+import { catalogGrpcServices } from '../src/grpc/services';
+import { ReleaseExpiredReservationsUseCase } from '../src/usecases/release-expired-reservations/release-expired-reservations.usecase';
+import { useCatalogDatabase } from './support/catalog-database';
+import { createEventRequest, createTierRequest, updateEventRequest } from './support/requests';
+
+const tokenSecret = 'catalog-test-secret-0123456789';
+const options = { tokenSecret, deadlineMs: 10_000 };
+const { SALE, COMP } = { SALE: catalogV1.ReservationKind.RESERVATION_KIND_SALE, COMP: catalogV1.ReservationKind.RESERVATION_KIND_COMP };
+
+/** Inventory reservations (decision 0029) through catalog's real gRPC server on real PostgreSQL. */
+describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
+  const catalog = useCatalogDatabase();
+  let server: RunningGrpcServer;
+  let events: catalogV1.EventServiceClient;
+  let tiers: catalogV1.TierServiceClient;
+  let inventory: catalogV1.InventoryServiceClient;
+
+  beforeAll(async () => {
+    server = await startGrpcServer(catalogGrpcServices(catalog.prisma, { tokenSecret, logger: createLogger('catalog-test', 'silent') }), 0);
+    const address = `127.0.0.1:${server.port}`;
+    events = createGrpcClient(catalogV1.EventServiceClient, address);
+    tiers = createGrpcClient(catalogV1.TierServiceClient, address);
+    inventory = createGrpcClient(catalogV1.InventoryServiceClient, address);
+  });
+
+  afterAll(async () => {
+    for (const client of [events, tiers, inventory]) client.close();
+    await server.shutdown();
+  });
+
+  const tenant = (mode: Mode = 'test'): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: newId('acct'), mode } });
+
+  /** An event with one tier, published unless asked otherwise. */
+  async function eventWithTier(claims: InternalClaims, tierFields: Partial<catalogV1.CreateTierRequest> = {}, { publish = true } = {}) {
+    const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+    const tier = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, tierFields), claims, options);
+    if (publish) await callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { status: 'published' }), claims, options);
+    return { eventId: event.id, tierId: tier.id };
+  }
+
+  const reserve = (claims: InternalClaims, fields: Partial<catalogV1.ReserveInventoryRequest> & Pick<catalogV1.ReserveInventoryRequest, 'event_id' | 'tier_id'>) =>
+    callUnary(inventory.reserveInventory.bind(inventory), { reservation_id: newId('rsv'), quantity: 1, kind: SALE, ttl_seconds: 0, ...fields }, claims, options);
+  const commit = (claims: InternalClaims, reservationId: string) => callUnary(inventory.commitReservation.bind(inventory), { reservation_id: reservationId }, claims, options);
+  const release = (claims: InternalClaims, reservationId: string) => callUnary(inventory.releaseReservation.bind(inventory), { reservation_id: reservationId }, claims, options);
+  const counters = async (tierId: string) => catalog.prisma.tier.findUniqueOrThrow({ where: { id: tierId }, select: { held: true, sold: true } });
+  const reservationCount = (tierId: string) => catalog.prisma.inventoryReservation.count({ where: { tier_id: tierId } });
+
+  it('holds units, then commits them as sold; committing again answers the same reservation', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await eventWithTier(claims, { capacity: 10, price: 2500 });
+    const held = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 3, ttl_seconds: 120 });
+    expect(held).toMatchObject({ event_id: eventId, tier_id: tierId, quantity: 3, status: 'held', kind: SALE, committed_at: '', released_at: '' });
+    expect(held.tier).toMatchObject({ held: 3, sold: 0, price: 2500, currency: 'USD' });
+    expect(new Date(held.expires_at).getTime() - new Date(held.created_at).getTime()).toBe(120_000);
+
+    const committed = await commit(claims, held.id);
+    expect(committed).toMatchObject({ id: held.id, status: 'committed', released_at: '' });
+    expect(committed.committed_at).not.toBe('');
+    expect(committed.tier).toMatchObject({ held: 0, sold: 3 });
+    expect(await commit(claims, held.id)).toMatchObject({ status: 'committed', committed_at: committed.committed_at });
+    expect(await counters(tierId)).toEqual({ held: 0, sold: 3 });
+    await expect(release(claims, held.id)).rejects.toMatchObject({ code: 'reservation_committed', status: 409 });
+    expect(await counters(tierId)).toEqual({ held: 0, sold: 3 });
+  });
+
+  it('releases units back to the tier; releasing twice releases once, and a released reservation cannot be committed', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await eventWithTier(claims, { capacity: 5 });
+    const held = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 5 });
+    expect((await release(claims, held.id)).tier).toMatchObject({ held: 0, sold: 0 });
+    expect(await release(claims, held.id)).toMatchObject({ status: 'released' });
+    expect(await counters(tierId)).toEqual({ held: 0, sold: 0 });
+    await expect(commit(claims, held.id)).rejects.toMatchObject({ code: 'reservation_released', status: 409 });
+  });
+
+  it('is idempotent by reservation id: the same id again takes nothing more, another request under it is refused', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await eventWithTier(claims, { capacity: 10 });
+    const request = { reservation_id: newId('rsv'), event_id: eventId, tier_id: tierId, quantity: 2 };
+    const [first, second] = await Promise.all([reserve(claims, request), reserve(claims, request)]);
+    expect(second).toMatchObject({ id: first.id, status: 'held', quantity: 2 });
+    expect(await counters(tierId)).toEqual({ held: 2, sold: 0 });
+    await expect(reserve(claims, { ...request, quantity: 3 })).rejects.toMatchObject({ code: 'idempotency_key_reused', param: 'reservation_id' });
+    await commit(claims, request.reservation_id);
+    expect(await reserve(claims, request)).toMatchObject({ status: 'committed' });
+    expect(await counters(tierId)).toEqual({ held: 0, sold: 2 });
+  });
+
+  it('refuses what a sale may not take, explaining why, and writes nothing', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await eventWithTier(claims, { capacity: 4, min_per_order: 2, max_per_order: 3 });
+    const draft = await eventWithTier(claims, {}, { publish: false });
+    const closed = await eventWithTier(claims, { sales_start_at: '2020-01-01T00:00:00Z', sales_end_at: '2020-02-01T00:00:00Z' });
+    await expect(reserve(claims, { event_id: draft.eventId, tier_id: draft.tierId })).rejects.toMatchObject({ code: 'event_not_on_sale', status: 409 });
+    await expect(reserve(claims, { event_id: closed.eventId, tier_id: closed.tierId })).rejects.toMatchObject({ code: 'tier_not_on_sale', status: 409 });
+    await expect(reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 1 })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'quantity' });
+    await expect(reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 4 })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'quantity' });
+    await expect(reserve(claims, { event_id: eventId, tier_id: 'tier_missing' })).rejects.toMatchObject({ code: 'resource_missing', param: 'tier_id' });
+    await expect(reserve(claims, { event_id: draft.eventId, tier_id: tierId })).rejects.toMatchObject({ code: 'resource_missing', param: 'tier_id' });
+    await expect(reserve(claims, { event_id: eventId, tier_id: tierId, kind: catalogV1.ReservationKind.RESERVATION_KIND_UNSPECIFIED })).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'kind',
+    });
+    await expect(reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2, ttl_seconds: 3601 })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'ttl_seconds' });
+    await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 3 });
+    await expect(reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2 })).rejects.toMatchObject({ code: 'sold_out', message: expect.stringContaining('has 1 left') });
+    expect(await counters(tierId)).toEqual({ held: 3, sold: 0 });
+    expect(await reservationCount(tierId)).toBe(1);
+    for (const other of [draft, closed]) expect(await reservationCount(other.tierId)).toBe(0);
+  });
+
+  it('takes comps outside the sales window and per-order limits, on a draft event too, but never past capacity', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await eventWithTier(claims, { capacity: 6, max_per_order: 2, sales_start_at: '2020-01-01T00:00:00Z', sales_end_at: '2020-02-01T00:00:00Z' }, { publish: false });
+    expect(await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 5, kind: COMP })).toMatchObject({ kind: COMP, status: 'held' });
+    await expect(reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2, kind: COMP })).rejects.toMatchObject({ code: 'sold_out' });
+    await callUnary(events.updateEvent.bind(events), updateEventRequest(eventId, { status: 'published' }), claims, options);
+    await callUnary(events.updateEvent.bind(events), updateEventRequest(eventId, { status: 'canceled' }), claims, options);
+    await expect(reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 1, kind: COMP })).rejects.toMatchObject({ code: 'event_not_on_sale' });
+  });
+
+  it('keeps tenants and modes apart: another tenant can neither reserve the tier nor settle the reservation', async () => {
+    const owner = tenant();
+    const { eventId, tierId } = await eventWithTier(owner);
+    const held = await reserve(owner, { event_id: eventId, tier_id: tierId });
+    const liveTwin: InternalClaims = { ...owner, tenant: { ...owner.tenant, mode: 'live' } };
+    for (const stranger of [tenant(), liveTwin]) {
+      await expect(reserve(stranger, { event_id: eventId, tier_id: tierId })).rejects.toMatchObject({ code: 'resource_missing' });
+      await expect(commit(stranger, held.id)).rejects.toMatchObject({ code: 'resource_missing' });
+      await expect(release(stranger, held.id)).rejects.toMatchObject({ code: 'resource_missing' });
+    }
+    expect(await counters(tierId)).toEqual({ held: 1, sold: 0 });
+  });
+
+  it('never takes more than the capacity, whatever the concurrency', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await eventWithTier(claims, { capacity: 50, max_per_order: 2 });
+    const attempts = Array.from({ length: 120 }, (_, index) =>
+      reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 1 + (index % 2) }).then(
+        (reservation) => reservation.quantity,
+        (error: { code: string }) => error.code,
+      ),
+    );
+    const outcomes = await Promise.all(attempts);
+    const taken = outcomes.filter((outcome): outcome is number => typeof outcome === 'number');
+    expect(outcomes.filter((outcome) => typeof outcome === 'string').every((code) => code === 'sold_out')).toBe(true);
+    const sum = taken.reduce((total, quantity) => total + quantity, 0);
+    expect(sum).toBeGreaterThanOrEqual(49);
+    expect(sum).toBeLessThanOrEqual(50);
+    expect(await counters(tierId)).toEqual({ held: sum, sold: 0 });
+    expect(await reservationCount(tierId)).toBe(taken.length);
+  });
+
+  describe('expiry', () => {
+    const sweepAt = (at: Date) => new ReleaseExpiredReservationsUseCase(catalog.prisma, () => at).execute();
+    const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
+
+    it('releases what expired and nothing else, once', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 10 });
+      const shortLived = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2, ttl_seconds: 60 });
+      const longLived = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 3, ttl_seconds: 600 });
+      const committed = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 1, ttl_seconds: 60 });
+      await commit(claims, committed.id);
+
+      expect(await sweepAt(later(120))).toBeGreaterThanOrEqual(1);
+      expect(await counters(tierId)).toEqual({ held: 3, sold: 1 });
+      expect(await sweepAt(later(120))).toBe(0);
+      await expect(commit(claims, shortLived.id)).rejects.toMatchObject({ code: 'reservation_released', message: expect.stringContaining('when it expired') });
+      expect(await commit(claims, longLived.id)).toMatchObject({ status: 'committed' });
+      expect(await counters(tierId)).toEqual({ held: 0, sold: 4 });
+    });
+
+    it('releases more than one batch, across tiers, while settlements race it, and the counters match the reservations', async () => {
+      const claims = tenant();
+      const first = await eventWithTier(claims, { capacity: 1000, max_per_order: 1 });
+      const second = await eventWithTier(claims, { capacity: 1000, max_per_order: 1 });
+      const reservations = await Promise.all(
+        Array.from({ length: 700 }, (_, index) => {
+          const { eventId, tierId } = index % 2 === 0 ? first : second;
+          return reserve(claims, { event_id: eventId, tier_id: tierId, ttl_seconds: 60 });
+        }),
+      );
+      const settlements = reservations.slice(0, 200).map((reservation, index) =>
+        (index % 2 === 0 ? commit : release)(claims, reservation.id).then(
+          () => 'settled',
+          (error: { code: string }) => error.code,
+        ),
+      );
+      const [outcomes] = await Promise.all([Promise.all(settlements), sweepAt(later(120))]);
+      expect(outcomes.every((outcome) => ['settled', 'reservation_released'].includes(outcome))).toBe(true);
+      await sweepAt(later(120));
+
+      for (const { tierId } of [first, second]) {
+        const rows = await catalog.prisma.inventoryReservation.groupBy({ by: ['status'], where: { tier_id: tierId }, _sum: { quantity: true } });
+        const total = (status: string) => rows.find((row) => row.status === status)?._sum.quantity ?? 0;
+        expect(total('held')).toBe(0);
+        expect(await counters(tierId)).toEqual({ held: 0, sold: total('committed') });
+      }
+      expect(await catalog.prisma.inventoryReservation.count({ where: { tier_id: { in: [first.tierId, second.tierId] }, status: 'released' } })).toBeGreaterThan(500);
+    });
+  });
+});
