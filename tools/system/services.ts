@@ -7,7 +7,7 @@ export const ALL_SERVICES = [...BACKEND_SERVICES, 'gateway'] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
 /** Services that own a database (those with a Prisma schema). */
-export const DATABASE_SERVICES: BackendService[] = ['identity', 'catalog', 'webhooks'];
+export const DATABASE_SERVICES: BackendService[] = ['identity', 'catalog', 'ticketing', 'webhooks'];
 
 export function serviceDir(service: ServiceName): string {
   return path.join(repoRoot, 'apps', service);
@@ -26,7 +26,7 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
   return {
     identity: backend('identity'),
     catalog: backend('catalog'),
-    ticketing: backend('ticketing'),
+    ticketing: { ...backend('ticketing'), CATALOG_GRPC_URL: grpcUrl('catalog') },
     payments: backend('payments'),
     scanning: backend('scanning'),
     webhooks: backend('webhooks'),
@@ -35,6 +35,7 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
       OPS_PORT: String(DEFAULT_PORTS.gateway.ops + offset),
       IDENTITY_GRPC_URL: grpcUrl('identity'),
       CATALOG_GRPC_URL: grpcUrl('catalog'),
+      TICKETING_GRPC_URL: grpcUrl('ticketing'),
     },
   };
 }

@@ -44,7 +44,7 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
   }
 
   const reserve = (claims: InternalClaims, fields: Partial<catalogV1.ReserveInventoryRequest> & Pick<catalogV1.ReserveInventoryRequest, 'event_id' | 'tier_id'>) =>
-    callUnary(inventory.reserveInventory.bind(inventory), { reservation_id: newId('rsv'), quantity: 1, kind: SALE, ttl_seconds: 0, ...fields }, claims, options);
+    callUnary(inventory.reserveInventory.bind(inventory), { reservation_id: newId('iss'), quantity: 1, kind: SALE, ttl_seconds: 0, ...fields }, claims, options);
   const commit = (claims: InternalClaims, reservationId: string) => callUnary(inventory.commitReservation.bind(inventory), { reservation_id: reservationId }, claims, options);
   const release = (claims: InternalClaims, reservationId: string) => callUnary(inventory.releaseReservation.bind(inventory), { reservation_id: reservationId }, claims, options);
   const counters = async (tierId: string) => catalog.prisma.tier.findUniqueOrThrow({ where: { id: tierId }, select: { held: true, sold: true } });
@@ -81,7 +81,7 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
   it('is idempotent by reservation id: the same id again takes nothing more, another request under it is refused', async () => {
     const claims = tenant();
     const { eventId, tierId } = await eventWithTier(claims, { capacity: 10 });
-    const request = { reservation_id: newId('rsv'), event_id: eventId, tier_id: tierId, quantity: 2 };
+    const request = { reservation_id: newId('iss'), event_id: eventId, tier_id: tierId, quantity: 2 };
     const [first, second] = await Promise.all([reserve(claims, request), reserve(claims, request)]);
     expect(second).toMatchObject({ id: first.id, status: 'held', quantity: 2 });
     expect(await counters(tierId)).toEqual({ held: 2, sold: 0 });
@@ -128,7 +128,7 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     const owner = tenant();
     const { eventId, tierId } = await eventWithTier(owner);
     const held = await reserve(owner, { event_id: eventId, tier_id: tierId });
-    const liveTwin: InternalClaims = { ...owner, tenant: { ...owner.tenant, mode: 'live' } };
+    const liveTwin: InternalClaims = { ...owner, tenant: { account_id: owner.tenant!.account_id, mode: 'live' } };
     for (const stranger of [tenant(), liveTwin]) {
       await expect(reserve(stranger, { event_id: eventId, tier_id: tierId })).rejects.toMatchObject({ code: 'resource_missing' });
       await expect(commit(stranger, held.id)).rejects.toMatchObject({ code: 'resource_missing' });

@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PORTS, internalTokenSecret, loadConfig, logLevel, port, redisUrl, type BackendService } from '@ticketing/config';
-
-/** `host:port` of a backend service's gRPC server; the default is its port on this machine. */
-const grpcAddress = (service: BackendService) => z.string().min(1).default(`127.0.0.1:${DEFAULT_PORTS[service].grpc}`);
+import { DEFAULT_PORTS, grpcAddress, grpcDeadlineMs, internalTokenSecret, loadConfig, logLevel, port, redisUrl } from '@ticketing/config';
 
 const requestsAllowed = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
@@ -26,9 +23,10 @@ const gatewayEnv = z.object({
   REDIS_URL: redisUrl,
   IDENTITY_GRPC_URL: grpcAddress('identity'),
   CATALOG_GRPC_URL: grpcAddress('catalog'),
+  TICKETING_GRPC_URL: grpcAddress('ticketing'),
   INTERNAL_TOKEN_SECRET: internalTokenSecret,
   /** How long one gRPC call may take before the request fails with 503. */
-  GRPC_DEADLINE_MS: z.coerce.number().int().min(1).default(10_000),
+  GRPC_DEADLINE_MS: grpcDeadlineMs,
   LOG_LEVEL: logLevel,
   TRUST_PROXY: trustProxy,
   // Rate limits, counted in Redis across replicas (docs/decisions/0021).

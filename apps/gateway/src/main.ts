@@ -1,4 +1,4 @@
-import { catalogV1, identityV1 } from '@ticketing/contracts';
+import { catalogV1, identityV1, ticketingV1 } from '@ticketing/contracts';
 import { createGrpcClient } from '@ticketing/grpc';
 import { processMetrics, startOpsServer } from '@ticketing/observability';
 import { connectCachingRedis, connectRedis, isRedisReady } from '@ticketing/redis';
@@ -24,6 +24,8 @@ void runService({
       tiers: createGrpcClient(catalogV1.TierServiceClient, config.CATALOG_GRPC_URL),
       seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, config.CATALOG_GRPC_URL),
       discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
+      customers: createGrpcClient(ticketingV1.CustomerServiceClient, config.TICKETING_GRPC_URL),
+      tickets: createGrpcClient(ticketingV1.TicketServiceClient, config.TICKETING_GRPC_URL),
     };
     const app = createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits: { settings: rateLimitSettings(config), redis }, logger, metricsRegistry: processMetrics });
     const server = await listen(app, config.PORT);

@@ -1,14 +1,59 @@
-import { backendServiceEnv, loadConfig } from '@ticketing/config';
+import { catalogV1, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
+import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
+import { createGrpcClient } from '@ticketing/grpc';
+import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
 import { runService, startEndpoints } from '@ticketing/service';
-import { z } from 'zod';
+import { CatalogInventory } from './catalog/catalog-inventory';
+import { loadTicketingConfig } from './config';
+import { createTicketingPrisma } from './db';
+import { ticketingGrpcServices } from './grpc/services';
+import { DriveIssuanceUseCase } from './usecases/drive-issuance/drive-issuance.usecase';
+import { RedriveStalledIssuancesUseCase } from './usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 
-/**
- * The ticketing process: it answers health and metrics probes; its gRPC API and data arrive with
- * the issue that builds its behaviour (see the route table's 501 operations in the gateway).
- */
 void runService({
   name: 'ticketing',
-  loadConfig: () => loadConfig(z.object(backendServiceEnv('ticketing'))),
-  start: (config, logger) =>
-    startEndpoints({ grpcPort: config.GRPC_PORT, opsPort: config.OPS_PORT, logger, services: [], isReady: async () => true }),
+  loadConfig: loadTicketingConfig,
+  start: async (config, logger) => {
+    const prisma = createTicketingPrisma(config.DATABASE_URL);
+    await prisma.$connect();
+
+    const kafka = createKafka({ clientId: 'ticketing', brokers: config.KAFKA_BROKERS, logger });
+    await ensureTopics(kafka, [TICKETING_TICKET_TOPIC.name]);
+    const producer = createProducer(kafka);
+    await producer.connect();
+    const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
+    relay.start();
+
+    const catalogClients = {
+      inventory: createGrpcClient(catalogV1.InventoryServiceClient, config.CATALOG_GRPC_URL),
+      discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
+    };
+    const catalog = new CatalogInventory(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
+    const idempotencySweeper = startIdempotencySweeper(prisma, logger);
+    const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog), logger);
+    const redriver = startPeriodicSweep({
+      what: 'stalled issuances',
+      intervalMs: config.REDRIVE_INTERVAL_MS,
+      sweep: () => redrive.execute(config.REDRIVE_AFTER_MS),
+      logger,
+    });
+
+    const endpoints = await startEndpoints({
+      grpcPort: config.GRPC_PORT,
+      opsPort: config.OPS_PORT,
+      logger,
+      services: ticketingGrpcServices(prisma, catalog, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger }),
+      isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
+    });
+
+    return [
+      ...endpoints,
+      { name: 'issuance re-driver', run: () => redriver.stop() },
+      { name: 'outbox relay', run: () => relay.stop() },
+      { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
+      { name: 'catalog clients', run: async () => Object.values(catalogClients).forEach((client) => client.close()) },
+      { name: 'kafka producer', run: () => producer.disconnect() },
+      { name: 'database', run: () => prisma.$disconnect() },
+    ];
+  },
 });

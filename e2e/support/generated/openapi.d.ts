@@ -435,8 +435,6 @@ export interface paths {
         /**
          * List tickets, optionally of one event
          * @description Needs a secret key with scope `tickets:read`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["listTickets"];
         put?: never;
@@ -457,8 +455,6 @@ export interface paths {
         /**
          * Retrieve a ticket
          * @description Needs a secret key with scope `tickets:read`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["getTicket"];
         put?: never;
@@ -501,10 +497,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Issue tickets for an event
+         * Issue tickets paid for elsewhere; never more than the tier’s capacity
          * @description Needs a secret key with scope `tickets:issue`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["issueTickets"];
         delete?: never;
@@ -771,10 +765,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a customer
+         * Create a customer; issuing tickets to an email also finds or creates one
          * @description Needs a secret key with scope `customers:write`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["createCustomer"];
         delete?: never;
@@ -793,8 +785,6 @@ export interface paths {
         /**
          * Retrieve a customer
          * @description Needs a secret key with scope `customers:write`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["getCustomer"];
         put?: never;
@@ -1573,7 +1563,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "body_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
+                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "body_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "customer_exists" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -1694,7 +1684,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use";
+                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "customer_exists" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -2330,6 +2320,56 @@ export interface components {
          *     }
          */
         DiscountTrigger: Record<string, never>;
+        /**
+         * @example {
+         *       "id": "tkt_01JD3WD7G9J1L3N5Q7S9U1W3Y5",
+         *       "object": "ticket",
+         *       "livemode": false,
+         *       "event_id": "evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST",
+         *       "tier_id": "tier_01JD3WB5C7E9G1J3L5N7Q9S1U3",
+         *       "customer": "cus_01JD3WC1E3G5J7L9N1Q3S5U7W9",
+         *       "issuance_id": "iss_01JD3WD7G9J1L3N5Q7S9U1W3Y4",
+         *       "status": "valid",
+         *       "price": 4500,
+         *       "currency": "EUR",
+         *       "created_at": "2027-03-01T10:00:02.000Z",
+         *       "updated_at": "2027-03-01T10:00:02.000Z"
+         *     }
+         */
+        Ticket: {
+            id: string;
+            /** @enum {string} */
+            object: "ticket";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            event_id: string;
+            tier_id: string;
+            /** @description The holder: a customer id. */
+            customer: string;
+            /** @description The issuance (order) the ticket came from; tickets issued together share it. */
+            issuance_id: string;
+            /**
+             * @description valid until checked in, refunded, revoked or canceled.
+             * @enum {string}
+             */
+            status: "valid" | "checked_in" | "refunded" | "revoked" | "canceled";
+            /** @description What the holder paid for this ticket, in minor units of `currency`; 0 for a comp. */
+            price: number;
+            /** @example EUR */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            updated_at: string;
+        };
         /** @description An error answered with HTTP 501. */
         NotImplementedError: {
             error: {
@@ -2353,6 +2393,75 @@ export interface components {
                  */
                 request_id: string;
             };
+        };
+        /**
+         * @example {
+         *       "id": "iss_01JD3WD7G9J1L3N5Q7S9U1W3Y4",
+         *       "object": "ticket_issuance",
+         *       "livemode": false,
+         *       "tickets": [
+         *         {
+         *           "id": "tkt_01JD3WD7G9J1L3N5Q7S9U1W3Y5",
+         *           "object": "ticket",
+         *           "livemode": false,
+         *           "event_id": "evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST",
+         *           "tier_id": "tier_01JD3WB5C7E9G1J3L5N7Q9S1U3",
+         *           "customer": "cus_01JD3WC1E3G5J7L9N1Q3S5U7W9",
+         *           "issuance_id": "iss_01JD3WD7G9J1L3N5Q7S9U1W3Y4",
+         *           "status": "valid",
+         *           "price": 4500,
+         *           "currency": "EUR",
+         *           "created_at": "2027-03-01T10:00:02.000Z",
+         *           "updated_at": "2027-03-01T10:00:02.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        TicketIssuance: {
+            /** @description The issuance id, shared by its tickets. */
+            id: string;
+            /** @enum {string} */
+            object: "ticket_issuance";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            tickets: components["schemas"]["Ticket"][];
+        };
+        /**
+         * @example {
+         *       "id": "cus_01JD3WC1E3G5J7L9N1Q3S5U7W9",
+         *       "object": "customer",
+         *       "livemode": false,
+         *       "email": "ann@example.com",
+         *       "name": "Ann Lee",
+         *       "created_at": "2027-01-10T09:00:00.000Z",
+         *       "updated_at": "2027-01-10T09:00:00.000Z"
+         *     }
+         */
+        Customer: {
+            id: string;
+            /** @enum {string} */
+            object: "customer";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Lower case; one customer per email in an account and mode.
+             * @example ann@example.com
+             */
+            email: string;
+            /** @example Ann Lee */
+            name: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            updated_at: string;
         };
     };
     responses: never;
@@ -6193,6 +6302,11 @@ export interface operations {
                 starting_after?: string;
                 /** @description Only tickets of this event. */
                 event_id?: string;
+                /** @description Only tickets held by this customer. */
+                customer?: string;
+                /** @description Only tickets of this tier. */
+                tier_id?: string;
+                status?: "valid" | "checked_in" | "refunded" | "revoked" | "canceled";
             };
             header?: never;
             path?: never;
@@ -6214,24 +6328,23 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Items on this page, newest first. */
-                        data: ({
-                            id: string;
-                            /** @enum {string} */
-                            object: "ticket";
-                            /** @description true in live mode, false in test mode. */
-                            livemode: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC date-time.
-                             * @example 2027-07-01T20:00:00.000Z
-                             */
-                            created_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        data: components["schemas"]["Ticket"][];
                         /** @description true if more items exist after this page. */
                         has_more: boolean;
                     };
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -6272,19 +6385,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -6323,21 +6423,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "ticket";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -6366,6 +6465,19 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -6378,19 +6490,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -6527,7 +6626,64 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example tier_01JD3W9ZQ4X8V5K2M7N6P1R0ST */
+                    tier_id: string;
+                    /**
+                     * @description Within the tier’s min_per_order and max_per_order.
+                     * @example 2
+                     */
+                    quantity: number;
+                    /**
+                     * @description The holder, found by email or created. Give this or customer_id.
+                     * @example {
+                     *       "email": "ann@example.com",
+                     *       "name": "Ann Lee"
+                     *     }
+                     */
+                    customer?: {
+                        /**
+                         * Format: email
+                         * @example ann@example.com
+                         */
+                        email: string;
+                        /** @example Ann Lee */
+                        name?: string;
+                    };
+                    /**
+                     * @description An existing customer as the holder. Give this or customer.
+                     * @example cus_01JD3W9ZQ4X8V5K2M7N6P1R0ST
+                     */
+                    customer_id?: string;
+                    /** @description How the tickets were paid for. */
+                    payment: {
+                        /** @enum {string} */
+                        type: "external";
+                        /**
+                         * @description Your reference for the payment (an order number, a receipt id).
+                         * @example order-8812
+                         */
+                        reference: string;
+                        /**
+                         * @description Minor units of the event’s currency; must equal the order’s total, discounts included.
+                         * @example 9000
+                         */
+                        amount: number;
+                    };
+                    /**
+                     * @description Up to 50 keys of your own, kept with the issuance.
+                     * @example {
+                     *       "channel": "box-office"
+                     *     }
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -6540,28 +6696,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "list";
-                        /** @description Items on this page, newest first. */
-                        data: ({
-                            id: string;
-                            /** @enum {string} */
-                            object: "ticket";
-                            /** @description true in live mode, false in test mode. */
-                            livemode: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC date-time.
-                             * @example 2027-07-01T20:00:00.000Z
-                             */
-                            created_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        /** @description true if more items exist after this page. */
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["TicketIssuance"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`, `resource_missing`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -6592,6 +6741,62 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `reservation_released`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -6605,20 +6810,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -6662,21 +6853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "ticket";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -6777,21 +6954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "ticket";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -6892,21 +7055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "ticket";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -7007,21 +7156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "ticket";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -8000,7 +8135,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example ann@example.com
+                     */
+                    email: string;
+                    /** @example Ann Lee */
+                    name?: string;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -8013,21 +8160,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "customer";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -8058,6 +8205,48 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `customer_exists`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -8071,20 +8260,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -8124,21 +8299,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "customer";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -8167,6 +8341,19 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -8179,19 +8366,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */

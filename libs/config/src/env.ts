@@ -59,6 +59,12 @@ export function databaseUrl(service: BackendService) {
   return z.string().url().default(`postgresql://postgres@127.0.0.1:5432/${defaultDatabaseName(service)}`);
 }
 
+/** `host:port` of a backend service's gRPC server; the default is its port on this machine. */
+export const grpcAddress = (service: BackendService) => z.string().min(1).default(`127.0.0.1:${DEFAULT_PORTS[service].grpc}`);
+
+/** How long one gRPC call to another service may take before it fails. */
+export const grpcDeadlineMs = z.coerce.number().int().min(1).default(10_000);
+
 /** Variables every backend service reads. */
 export function backendServiceEnv(service: BackendService) {
   return {

@@ -3,3 +3,4 @@ export * from './status-mapping';
 export * from './server';
 export * from './client';
 export * from './idempotent-call';
+export * from './service-calls';

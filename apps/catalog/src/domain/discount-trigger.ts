@@ -1,6 +1,6 @@
 import { ApiError } from '@ticketing/errors';
 import { isId } from '@ticketing/ids';
-import { assertOrdered, integerInRange, optionalDateTime } from './fields';
+import { assertOrdered, integerInRange, optionalDateTime } from '@ticketing/fields';
 
 /** A condition a discount needs before it applies; a discount's triggers must all hold. */
 export type TriggerCondition =

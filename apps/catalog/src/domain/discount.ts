@@ -1,5 +1,6 @@
 import { ApiError } from '@ticketing/errors';
-import { assertOrdered, currencyCode, integerInRange, optionalDateTime } from './fields';
+import { assertOrdered, integerInRange, optionalDateTime } from '@ticketing/fields';
+import { currencyCode } from './fields';
 
 /** A discount as catalog stores it. Exactly one of percent_off and amount_off is set. */
 export interface CatalogDiscount {

@@ -1,6 +1,7 @@
 import { ApiError } from '@ticketing/errors';
 import type { EventStatus } from './event-status';
-import { assertOrdered, currencyCode, dateTime, integerInRange, optionalDateTime, optionalText, requiredText } from './fields';
+import { assertOrdered, dateTime, integerInRange, optionalDateTime, optionalText, requiredText } from '@ticketing/fields';
+import { currencyCode } from './fields';
 import type { CatalogTier } from './tier';
 
 export interface Venue {

@@ -1,5 +1,6 @@
+import { EMAIL_ADDRESS_MAX_LENGTH, isEmailAddress } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
-import { optionalText, requiredText } from './fields';
+import { optionalText, requiredText } from '@ticketing/fields';
 
 /** An organizer an account sells tickets for. */
 export interface CatalogOrganization {
@@ -31,11 +32,9 @@ export function validWebsite(website: string): string | null {
   return value;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export function validContactEmail(email: string): string | null {
-  const value = optionalText(email, 'contact_email', 320);
-  if (value !== null && !EMAIL.test(value)) {
+  const value = optionalText(email, 'contact_email', EMAIL_ADDRESS_MAX_LENGTH);
+  if (value !== null && !isEmailAddress(value)) {
     throw new ApiError('parameter_invalid', 'contact_email must be an email address.', { param: 'contact_email' });
   }
   return value;

@@ -1,4 +1,4 @@
-import { requiredIdParam, optionalIdParam } from './id-param';
+import { requiredIdParam, optionalIdParam } from '@ticketing/fields';
 import { MAX_QUOTE_ITEMS, validQuoteItems, validSegmentIds } from './quote-request';
 
 describe('quote requests', () => {

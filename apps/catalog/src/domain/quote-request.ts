@@ -1,5 +1,5 @@
 import { ApiError } from '@ticketing/errors';
-import { integerInRange } from './fields';
+import { integerInRange } from '@ticketing/fields';
 
 export interface QuoteItem {
   tier_id: string;

@@ -1,6 +1,6 @@
 import { ApiError } from '@ticketing/errors';
 import type { EventStatus } from './event-status';
-import { integerInRange } from './fields';
+import { integerInRange } from '@ticketing/fields';
 import { MAX_CAPACITY, type CatalogTier } from './tier';
 
 /**

@@ -1,5 +1,6 @@
 import { ApiError } from '@ticketing/errors';
-import { assertOrdered, currencyCode, integerInRange, optionalDateTime, requiredText } from './fields';
+import { assertOrdered, integerInRange, optionalDateTime, requiredText } from '@ticketing/fields';
+import { currencyCode } from './fields';
 
 /** A tier as catalog stores it: a price level of an event and its inventory counters. */
 export interface CatalogTier {

@@ -3,7 +3,7 @@ import type { catalogV1 } from '@ticketing/contracts';
 import { toListEnvelope } from '@ticketing/pagination';
 import { discountResource, discountTriggerResource, presentDiscount, presentDiscountTrigger } from '../presenters/discount.presenter';
 import { deletedResource, listOf } from '../presenters/resource.schema';
-import { cleared, currency, dateTime, patchBody, resourceId, wholeNumber } from '../validation/fields';
+import { cleared, currency, dateTime, missing, patchBody, resourceId, wholeNumber, type Issues } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { uniqueItems } from '../validation/unique-items';
 import { defineRoute, secretKey } from './route';
@@ -25,17 +25,12 @@ const appliesTo = z
   })
   .meta({ description: 'A ticket qualifies through its event or its tier. Left out, or both lists empty: everything. On update it replaces both lists.' });
 
-type Issues = z.core.$RefinementCtx;
-
 function windowIssue(ctx: Issues, from: string | null | undefined, until: string | null | undefined): void {
   if (from && until && Date.parse(until) <= Date.parse(from)) {
     ctx.addIssue({ code: 'custom', path: ['valid_until'], message: 'must be after valid_from', input: until });
   }
 }
 
-function missing(ctx: Issues, field: string, message: string): void {
-  ctx.addIssue({ code: 'custom', path: [field], message, params: { code: 'parameter_missing' }, input: undefined });
-}
 
 const createDiscountBody = z
   .strictObject({

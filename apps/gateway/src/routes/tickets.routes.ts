@@ -1,10 +1,50 @@
 import { z } from 'zod';
+import { toListEnvelope } from '@ticketing/pagination';
 import { listOf, plannedObject, plannedResource } from '../presenters/resource.schema';
-import { listQuery } from '../validation/list-query';
+import { presentTicket, presentTicketIssuance, TICKET_STATUSES, ticketIssuanceResource, ticketResource } from '../presenters/ticket.presenter';
+import { amount, missing, resourceId, text, wholeNumber } from '../validation/fields';
+import { listQuery, pageRequest } from '../validation/list-query';
+import { newCustomer } from './customers.routes';
 import { defineRoute, secretKey } from './route';
 
 const TAG = 'Tickets';
-const ticket = plannedResource('ticket');
+const ticket = ticketResource;
+
+const issueTicketsBody = z
+  .strictObject({
+    tier_id: resourceId('tier'),
+    quantity: wholeNumber(1, 100).meta({ description: 'Within the tier’s min_per_order and max_per_order.', example: 2 }),
+    customer: newCustomer.optional().meta({ description: 'The holder, found by email or created. Give this or customer_id.' }),
+    customer_id: resourceId('cus').optional().meta({ description: 'An existing customer as the holder. Give this or customer.' }),
+    payment: z
+      .strictObject({
+        type: z.literal('external', { error: 'must be external: the money was taken outside this API' }),
+        reference: text(255).meta({ description: 'Your reference for the payment (an order number, a receipt id).', example: 'order-8812' }),
+        amount: amount.meta({ description: 'Minor units of the event’s currency; must equal the order’s total, discounts included.', example: 9000 }),
+      })
+      .meta({ description: 'How the tickets were paid for.' }),
+    metadata: z
+      .record(z.string().min(1).max(40), z.string().max(500))
+      .optional()
+      .meta({ description: 'Up to 50 keys of your own, kept with the issuance.', example: { channel: 'box-office' } }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.customer === undefined && body.customer_id === undefined) missing(ctx, 'customer', 'Missing required parameter: customer (or customer_id)');
+    if (body.customer !== undefined && body.customer_id !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['customer_id'], message: 'give customer or customer_id, not both', input: body.customer_id });
+    }
+    if (Object.keys(body.metadata ?? {}).length > 50) ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'can hold at most 50 keys', input: body.metadata });
+  })
+  .meta({
+    example: { tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U3', quantity: 2, customer: { email: 'ann@example.com', name: 'Ann Lee' }, payment: { type: 'external', reference: 'order-8812', amount: 9000 } },
+  });
+
+const listTicketsQuery = listQuery.extend({
+  event_id: resourceId('evt').optional().meta({ description: 'Only tickets of this event.' }),
+  customer: resourceId('cus').optional().meta({ description: 'Only tickets held by this customer.' }),
+  tier_id: resourceId('tier').optional().meta({ description: 'Only tickets of this tier.' }),
+  status: z.enum(TICKET_STATUSES, { error: `must be one of ${TICKET_STATUSES.join(', ')}` }).optional(),
+});
 
 export const ticketsRoutes = [
   defineRoute({
@@ -14,10 +54,30 @@ export const ticketsRoutes = [
     summary: 'List tickets, optionally of one event',
     tag: TAG,
     access: secretKey('tickets:read'),
-    query: listQuery.extend({ event_id: z.string().min(1).max(255).optional().meta({ description: 'Only tickets of this event.' }) }),
+    query: listTicketsQuery,
     response: listOf(ticket),
+    handler: async ({ query }, { services }) =>
+      toListEnvelope(
+        await services.tickets.listTickets({
+          page: pageRequest(query),
+          event_id: query.event_id ?? '',
+          customer_id: query.customer ?? '',
+          tier_id: query.tier_id ?? '',
+          status: query.status ?? '',
+        }),
+        presentTicket,
+      ),
   }),
-  defineRoute({ operationId: 'getTicket', method: 'get', path: '/v1/tickets/{id}', summary: 'Retrieve a ticket', tag: TAG, access: secretKey('tickets:read'), response: ticket }),
+  defineRoute({
+    operationId: 'getTicket',
+    method: 'get',
+    path: '/v1/tickets/{id}',
+    summary: 'Retrieve a ticket',
+    tag: TAG,
+    access: secretKey('tickets:read'),
+    response: ticket,
+    handler: async ({ params }, { services }) => presentTicket(await services.tickets.getTicket({ id: params.id })),
+  }),
   defineRoute({
     operationId: 'createTicketDeliveryLink',
     method: 'post',
@@ -31,10 +91,28 @@ export const ticketsRoutes = [
     operationId: 'issueTickets',
     method: 'post',
     path: '/v1/events/{id}/tickets',
-    summary: 'Issue tickets for an event',
+    summary: 'Issue tickets paid for elsewhere; never more than the tier’s capacity',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    response: listOf(ticket),
+    errors: ['resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'reservation_released'],
+    body: issueTicketsBody,
+    response: ticketIssuanceResource,
+    handler: async ({ params, body }, { services, key }) =>
+      presentTicketIssuance(
+        await services.tickets.issueTickets({
+          event_id: params.id,
+          tier_id: body.tier_id,
+          quantity: body.quantity,
+          customer: {
+            reference: body.customer_id
+              ? { $case: 'customer_id', value: body.customer_id }
+              : { $case: 'details', value: { email: body.customer!.email, name: body.customer!.name ?? '' } },
+          },
+          payment: { reference: body.payment.reference, amount: body.payment.amount },
+          metadata: body.metadata ?? {},
+        }),
+        key!.mode === 'live',
+      ),
   }),
   defineRoute({
     operationId: 'transferTicket',

@@ -34,3 +34,11 @@ export function patchBody<TShape extends z.ZodRawShape>(shape: TShape) {
 export function cleared(value: string | null | undefined): string | undefined {
   return value === null ? '' : value;
 }
+
+/** What a body's cross-field rule (superRefine) reports its findings to. */
+export type Issues = z.core.$RefinementCtx;
+
+/** Reports a field the rule requires as missing: 400 parameter_missing, naming the field. */
+export function missing(ctx: Issues, field: string, message: string): void {
+  ctx.addIssue({ code: 'custom', path: [field], message, params: { code: 'parameter_missing' }, input: undefined });
+}

@@ -20,3 +20,23 @@ export const TICKETING_SEAT_TOPIC = defineTopic('ticketing.seat.v1', {
   'seat.sold': seatChangeFactsSchema,
 });
 export type TicketingSeatPayloads = PayloadsOf<typeof TICKETING_SEAT_TOPIC>;
+
+/** Tickets that changed together: all of one issuance, event and holder. */
+export const ticketFactsSchema = z.object({
+  event_id: z.string().min(1),
+  tier_id: z.string().min(1),
+  issuance_id: z.string().min(1),
+  customer_id: z.string().min(1),
+  ticket_ids: z.array(z.string().min(1)).min(1),
+  /** What the holder paid for all of them, in minor units of `currency`; 0 for comps. */
+  amount: z.number().int().nonnegative(),
+  currency: z.string().length(3),
+  kind: z.enum(['sale', 'comp']),
+});
+export type TicketFacts = z.infer<typeof ticketFactsSchema>;
+
+/** Keyed by the event id, so one event's ticket changes stay in order. */
+export const TICKETING_TICKET_TOPIC = defineTopic('ticketing.ticket.v1', {
+  'ticket.issued': ticketFactsSchema,
+});
+export type TicketingTicketPayloads = PayloadsOf<typeof TICKETING_TICKET_TOPIC>;

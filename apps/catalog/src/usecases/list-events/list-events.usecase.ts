@@ -3,7 +3,7 @@ import { paginate, type Page, type PageRequest } from '@ticketing/pagination';
 import type { PrismaClient } from '../../db';
 import type { CatalogEvent } from '../../domain/event';
 import { eventStatus } from '../../domain/event-status';
-import { dateTime } from '../../domain/fields';
+import { dateTime } from '@ticketing/fields';
 import { EventRepository, type EventFilters } from '../../repositories/event.repository';
 
 /** The filters as callers send them: an empty string means "any". */

@@ -5,7 +5,7 @@ import { normalizedCode } from '../../domain/discount';
 import type { DiscountCandidate } from '../../domain/discount-eligibility';
 import type { OrderLine } from '../../domain/order-pricing';
 import { quoteOrder, type OrderQuote } from '../../domain/order-quote';
-import { optionalIdParam, requiredIdParam } from '../../domain/id-param';
+import { optionalIdParam, requiredIdParam } from '@ticketing/fields';
 import { validQuoteItems, validSegmentIds, type QuoteItem } from '../../domain/quote-request';
 import { DiscountRedemptionRepository } from '../../repositories/discount-redemption.repository';
 import { DiscountTriggerRepository } from '../../repositories/discount-trigger.repository';

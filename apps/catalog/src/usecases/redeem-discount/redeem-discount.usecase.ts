@@ -5,7 +5,7 @@ import { enqueueEvent } from '@ticketing/kafka';
 import type { PrismaClient } from '../../db';
 import { toRedemptionFacts } from '../../domain/discount-facts';
 import { customerLimitRefusal, redemptionRefusal, type RedemptionResult } from '../../domain/discount-redemption';
-import { optionalIdParam, requiredIdParam } from '../../domain/id-param';
+import { optionalIdParam, requiredIdParam } from '@ticketing/fields';
 import { DiscountRedemptionRepository } from '../../repositories/discount-redemption.repository';
 import { DiscountRepository } from '../../repositories/discount.repository';
 import { existingDiscount } from '../existing-discount';

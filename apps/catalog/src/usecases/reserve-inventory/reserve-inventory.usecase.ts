@@ -1,7 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import type { PrismaClient } from '../../db';
 import type { EventStatus } from '../../domain/event-status';
-import { requiredIdParam } from '../../domain/id-param';
+import { requiredIdParam } from '@ticketing/fields';
 import {
   assertSameReservation,
   reservationRefusal,

@@ -1,7 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import type { PrismaClient } from '../../db';
-import { requiredIdParam } from '../../domain/id-param';
+import { requiredIdParam } from '@ticketing/fields';
 import { settlementRefusal, type ReservationView, type Settlement } from '../../domain/reservation';
 import { ReservationRepository } from '../../repositories/reservation.repository';
 import { TierRepository } from '../../repositories/tier.repository';

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { ticketingV1 } from '@ticketing/contracts';
+import { resourceFields, timestamp } from './resource.schema';
+
+export const TICKET_STATUSES = ['valid', 'checked_in', 'refunded', 'revoked', 'canceled'] as const;
+
+const ticketExample = {
+  id: 'tkt_01JD3WD7G9J1L3N5Q7S9U1W3Y5',
+  object: 'ticket',
+  livemode: false,
+  event_id: 'evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST',
+  tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U3',
+  customer: 'cus_01JD3WC1E3G5J7L9N1Q3S5U7W9',
+  issuance_id: 'iss_01JD3WD7G9J1L3N5Q7S9U1W3Y4',
+  status: 'valid',
+  price: 4500,
+  currency: 'EUR',
+  created_at: '2027-03-01T10:00:02.000Z',
+  updated_at: '2027-03-01T10:00:02.000Z',
+} as const;
+
+export const ticketResource = z
+  .object({
+    ...resourceFields('ticket'),
+    event_id: z.string(),
+    tier_id: z.string(),
+    customer: z.string().meta({ description: 'The holder: a customer id.' }),
+    issuance_id: z.string().meta({ description: 'The issuance (order) the ticket came from; tickets issued together share it.' }),
+    status: z.enum(TICKET_STATUSES).meta({ description: 'valid until checked in, refunded, revoked or canceled.' }),
+    price: z.number().int().meta({ description: 'What the holder paid for this ticket, in minor units of `currency`; 0 for a comp.' }),
+    currency: z.string().meta({ example: 'EUR' }),
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Ticket', example: ticketExample });
+
+export const ticketIssuanceResource = z
+  .object({
+    id: z.string().meta({ description: 'The issuance id, shared by its tickets.' }),
+    object: z.literal('ticket_issuance'),
+    livemode: z.boolean().meta({ description: 'true in live mode, false in test mode.' }),
+    tickets: z.array(ticketResource),
+  })
+  .meta({ id: 'TicketIssuance', example: { id: ticketExample.issuance_id, object: 'ticket_issuance', livemode: false, tickets: [ticketExample] } });
+
+function ticketStatusOf(value: string): (typeof TICKET_STATUSES)[number] {
+  const status = TICKET_STATUSES.find((known) => known === value);
+  if (!status) throw new Error(`ticketing answered an unknown ticket status '${value}'`);
+  return status;
+}
+
+export function presentTicket(ticket: ticketingV1.Ticket): z.output<typeof ticketResource> {
+  return {
+    id: ticket.id,
+    object: 'ticket',
+    livemode: ticket.livemode,
+    event_id: ticket.event_id,
+    tier_id: ticket.tier_id,
+    customer: ticket.customer_id,
+    issuance_id: ticket.issuance_id,
+    status: ticketStatusOf(ticket.status),
+    price: ticket.price,
+    currency: ticket.currency,
+    created_at: ticket.created_at,
+    updated_at: ticket.updated_at,
+  };
+}
+
+export function presentTicketIssuance(issued: ticketingV1.IssuedTickets, livemode: boolean): z.output<typeof ticketIssuanceResource> {
+  return { id: issued.issuance_id, object: 'ticket_issuance', livemode, tickets: issued.tickets.map(presentTicket) };
+}

@@ -1,0 +1,58 @@
+import type { InternalClaims } from '@ticketing/auth';
+import { catalogV1 } from '@ticketing/contracts';
+import { serviceCalls, type CallerOptions } from '@ticketing/grpc';
+import type { TicketingIssuance } from '../domain/issuance';
+
+export interface CatalogClients {
+  inventory: catalogV1.InventoryServiceClient;
+  discounts: catalogV1.DiscountServiceClient;
+}
+
+export interface OrderQuote {
+  /** Minor units of currency, discounts included. */
+  total: number;
+  currency: string;
+}
+
+const RESERVATION_KINDS = { sale: catalogV1.ReservationKind.RESERVATION_KIND_SALE, comp: catalogV1.ReservationKind.RESERVATION_KIND_COMP } as const;
+
+/**
+ * What ticketing asks of catalog, which owns prices and inventory (decisions 0012, 0029). Every
+ * call acts for the tenant in `claims`; catalog's refusals arrive as the ApiErrors they are.
+ * Reserving and committing are idempotent by the issuance id, so driving an issuance again
+ * after a crash or a lost reply never takes units twice.
+ */
+export class CatalogInventory {
+  constructor(
+    private readonly clients: CatalogClients,
+    private readonly options: Omit<CallerOptions, 'idempotency'>,
+  ) {}
+
+  async quote(claims: InternalClaims, order: { event_id: string; tier_id: string; quantity: number; customer_id: string }): Promise<OrderQuote> {
+    const quote = await serviceCalls(this.clients.discounts, claims, this.options).quoteOrder({
+      event_id: order.event_id,
+      items: [{ tier_id: order.tier_id, quantity: order.quantity }],
+      discount_code: '',
+      customer_id: order.customer_id,
+      customer_segment_ids: [],
+    });
+    return { total: quote.total, currency: quote.currency };
+  }
+
+  /** Holds the issuance's units under its id; answers the reservation as it stands if it exists. */
+  async reserve(claims: InternalClaims, issuance: TicketingIssuance): Promise<catalogV1.Reservation> {
+    return serviceCalls(this.clients.inventory, claims, this.options).reserveInventory({
+      reservation_id: issuance.id,
+      event_id: issuance.event_id,
+      tier_id: issuance.tier_id,
+      quantity: issuance.quantity,
+      kind: RESERVATION_KINDS[issuance.kind],
+      ttl_seconds: 0,
+    });
+  }
+
+  /** The issuance's held units become sold; committing again answers the same. */
+  async commit(claims: InternalClaims, issuanceId: string): Promise<void> {
+    await serviceCalls(this.clients.inventory, claims, this.options).commitReservation({ reservation_id: issuanceId });
+  }
+}

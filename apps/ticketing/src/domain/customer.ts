@@ -1,0 +1,33 @@
+import { EMAIL_ADDRESS_MAX_LENGTH, isEmailAddress } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
+import { optionalText } from '@ticketing/fields';
+
+/** A ticket holder of one account and mode; one per email. */
+export interface TicketingCustomer {
+  id: string;
+  mode: string;
+  /** Lower case: Ann@Example.com and ann@example.com are one customer. */
+  email: string;
+  name: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CustomerDetails {
+  email: string;
+  name: string | null;
+}
+
+export const CUSTOMER_NAME_MAX_LENGTH = 200;
+
+export function validCustomerDetails(email: string, name: string, paramPrefix = ''): CustomerDetails {
+  const normalized = email.trim().toLowerCase();
+  if (!isEmailAddress(normalized)) {
+    throw new ApiError('parameter_invalid', `${paramPrefix}email must be an email address of at most ${EMAIL_ADDRESS_MAX_LENGTH} characters.`, { param: `${paramPrefix}email` });
+  }
+  return { email: normalized, name: optionalText(name, `${paramPrefix}name`, CUSTOMER_NAME_MAX_LENGTH) };
+}
+
+export function customerExists(existing: TicketingCustomer): ApiError {
+  return new ApiError('customer_exists', `A customer with this email already exists: '${existing.id}'. Use it, or issue tickets to the email, which finds it.`, { param: 'email' });
+}

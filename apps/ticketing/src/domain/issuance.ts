@@ -1,0 +1,125 @@
+import { ApiError, isErrorCode } from '@ticketing/errors';
+import { integerInRange, requiredIdParam, requiredText } from '@ticketing/fields';
+import { validCustomerDetails, type CustomerDetails } from './customer';
+
+/**
+ * An issuance is one request for tickets (decision 0030). It is recorded as pending before
+ * catalog is asked for the units (its id is the reservation id there), becomes issued once the
+ * units are sold and its tickets exist, or refused when catalog would not sell them.
+ */
+export type IssuanceStatus = 'pending' | 'issued' | 'refused';
+export type IssuanceKind = 'sale' | 'comp';
+
+/** Who the tickets are for: an existing customer, or details that find or create one. */
+export type CustomerChoice = { customer_id: string } | { details: CustomerDetails };
+
+export interface ExternalPayment {
+  type: 'external';
+  reference: string;
+  amount: number;
+}
+
+/** Why an issuance was refused, kept so a retry answers the same error. */
+export interface IssuanceRefusal {
+  code: string;
+  message: string;
+  param?: string;
+}
+
+export interface TicketingIssuance {
+  id: string;
+  mode: string;
+  event_id: string;
+  tier_id: string;
+  customer_id: string;
+  kind: IssuanceKind;
+  quantity: number;
+  payment: ExternalPayment | null;
+  amount: number;
+  currency: string;
+  comp_reason: string | null;
+  metadata: Record<string, string>;
+  status: IssuanceStatus;
+  refusal: IssuanceRefusal | null;
+  created_at: Date;
+}
+
+export interface SaleRequest {
+  event_id: string;
+  tier_id: string;
+  quantity: number;
+  customer: CustomerChoice;
+  payment: ExternalPayment;
+  metadata: Record<string, string>;
+}
+
+/** Far above any real order; catalog's tier limits are the ones that usually apply. */
+export const MAX_TICKETS_PER_ISSUANCE = 100;
+const PAYMENT_REFERENCE_MAX_LENGTH = 255;
+const METADATA_MAX_KEYS = 50;
+const METADATA_KEY_MAX_LENGTH = 40;
+const METADATA_VALUE_MAX_LENGTH = 500;
+
+export interface SaleCommand {
+  event_id: string;
+  tier_id: string;
+  quantity: number;
+  customer?: { reference?: { $case: 'customer_id'; value: string } | { $case: 'details'; value: { email: string; name: string } } };
+  payment?: { reference: string; amount: number };
+  metadata: Record<string, string>;
+}
+
+export function validSaleRequest(command: SaleCommand): SaleRequest {
+  const payment = command.payment;
+  if (!payment) throw new ApiError('parameter_missing', 'Missing required parameter: payment.', { param: 'payment' });
+  return {
+    event_id: requiredIdParam(command.event_id, 'event_id'),
+    tier_id: requiredIdParam(command.tier_id, 'tier_id'),
+    quantity: integerInRange(command.quantity, 'quantity', 1, MAX_TICKETS_PER_ISSUANCE),
+    customer: validCustomerChoice(command.customer),
+    payment: {
+      type: 'external',
+      reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH),
+      amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER),
+    },
+    metadata: validMetadata(command.metadata),
+  };
+}
+
+function validCustomerChoice(customer: SaleCommand['customer']): CustomerChoice {
+  const reference = customer?.reference;
+  if (!reference) throw new ApiError('parameter_missing', 'Missing required parameter: customer (an email, or customer_id).', { param: 'customer' });
+  return reference.$case === 'customer_id'
+    ? { customer_id: requiredIdParam(reference.value, 'customer_id') }
+    : { details: validCustomerDetails(reference.value.email, reference.value.name, 'customer.') };
+}
+
+export function validMetadata(metadata: Record<string, string>): Record<string, string> {
+  const entries = Object.entries(metadata);
+  if (entries.length > METADATA_MAX_KEYS) throw new ApiError('parameter_invalid', `metadata can hold at most ${METADATA_MAX_KEYS} keys.`, { param: 'metadata' });
+  for (const [key, value] of entries) {
+    if (key.length === 0 || key.length > METADATA_KEY_MAX_LENGTH || value.length > METADATA_VALUE_MAX_LENGTH) {
+      throw new ApiError('parameter_invalid', `metadata keys must be 1 to ${METADATA_KEY_MAX_LENGTH} characters and values at most ${METADATA_VALUE_MAX_LENGTH}.`, {
+        param: `metadata[${key}]`,
+      });
+    }
+  }
+  return Object.fromEntries(entries);
+}
+
+/** Money taken elsewhere must be exactly what catalog quotes for the order, discounts included. */
+export function assertPaidInFull(payment: ExternalPayment, quote: { total: number; currency: string }): void {
+  if (payment.amount !== quote.total) {
+    throw new ApiError('parameter_invalid', `payment.amount must be ${quote.total} (minor units of ${quote.currency}), the order's total.`, { param: 'payment.amount' });
+  }
+}
+
+export function toRefusal(error: ApiError): IssuanceRefusal {
+  return { code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) };
+}
+
+/** The refusal as the error the first call answered. */
+export function refusalError(refusal: IssuanceRefusal): ApiError {
+  if (!isErrorCode(refusal.code)) throw new Error(`stored issuance refusal has an unknown code: ${refusal.code}`);
+  return new ApiError(refusal.code, refusal.message, { param: refusal.param });
+}

@@ -1,0 +1,37 @@
+import { ApiError } from '@ticketing/errors';
+
+/** A ticket's states (decision 0030); transitions arrive with the ticket lifecycle operations. */
+export const TICKET_STATUSES = ['valid', 'checked_in', 'refunded', 'revoked', 'canceled'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+export interface TicketingTicket {
+  id: string;
+  mode: string;
+  event_id: string;
+  tier_id: string;
+  customer_id: string;
+  issuance_id: string;
+  status: TicketStatus;
+  /** What the holder paid for this ticket, in minor units of currency; 0 for a comp. */
+  price: number;
+  currency: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function ticketStatus(value: string, param = 'status'): TicketStatus {
+  if (!(TICKET_STATUSES as readonly string[]).includes(value)) {
+    throw new ApiError('parameter_invalid', `${param} must be one of ${TICKET_STATUSES.join(', ')}.`, { param });
+  }
+  return value as TicketStatus;
+}
+
+/**
+ * Splits an order's total over its tickets so they add up to it exactly: each gets the total
+ * divided by the quantity, and the first `total mod quantity` one minor unit more.
+ */
+export function ticketPrices(total: number, quantity: number): number[] {
+  const base = Math.floor(total / quantity);
+  const remainder = total - base * quantity;
+  return Array.from({ length: quantity }, (_, index) => base + (index < remainder ? 1 : 0));
+}

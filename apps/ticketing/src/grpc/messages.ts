@@ -1,0 +1,38 @@
+import type { ticketingV1 } from '@ticketing/contracts';
+import type { TicketingCustomer } from '../domain/customer';
+import type { TicketingTicket } from '../domain/ticket';
+import type { IssuedTickets } from '../usecases/drive-issuance/drive-issuance.usecase';
+
+/** Ticketing's records as gRPC messages: proto3 has no null, so "not set" is ''. */
+const iso = (date: Date) => date.toISOString();
+
+export function toCustomerMessage(customer: TicketingCustomer): ticketingV1.Customer {
+  return {
+    id: customer.id,
+    livemode: customer.mode === 'live',
+    email: customer.email,
+    name: customer.name ?? '',
+    created_at: iso(customer.created_at),
+    updated_at: iso(customer.updated_at),
+  };
+}
+
+export function toTicketMessage(ticket: TicketingTicket): ticketingV1.Ticket {
+  return {
+    id: ticket.id,
+    livemode: ticket.mode === 'live',
+    event_id: ticket.event_id,
+    tier_id: ticket.tier_id,
+    customer_id: ticket.customer_id,
+    status: ticket.status,
+    price: ticket.price,
+    currency: ticket.currency,
+    issuance_id: ticket.issuance_id,
+    created_at: iso(ticket.created_at),
+    updated_at: iso(ticket.updated_at),
+  };
+}
+
+export function toIssuedTicketsMessage({ issuance, tickets }: IssuedTickets): ticketingV1.IssuedTickets {
+  return { issuance_id: issuance.id, tickets: tickets.map(toTicketMessage) };
+}

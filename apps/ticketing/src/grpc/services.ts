@@ -1,0 +1,57 @@
+import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { ticketingV1 } from '@ticketing/contracts';
+import { idempotentWrites } from '@ticketing/db';
+import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
+import type { CatalogInventory } from '../catalog/catalog-inventory';
+import type { PrismaClient } from '../db';
+import { CreateCustomerUseCase } from '../usecases/create-customer/create-customer.usecase';
+import { DriveIssuanceUseCase } from '../usecases/drive-issuance/drive-issuance.usecase';
+import { GetCustomerUseCase } from '../usecases/get-customer/get-customer.usecase';
+import { GetTicketUseCase } from '../usecases/get-ticket/get-ticket.usecase';
+import { IssueTicketsUseCase } from '../usecases/issue-tickets/issue-tickets.usecase';
+import { ListTicketsUseCase } from '../usecases/list-tickets/list-tickets.usecase';
+import { toCustomerMessage, toIssuedTicketsMessage, toTicketMessage } from './messages';
+
+/**
+ * Every gRPC service ticketing serves. Transport only: decode, call one use case with the
+ * token's tenant, encode. Writes made under an Idempotency-Key are recorded with their result;
+ * driving an issuance on is not such a write (its record is the issuance), so it gets `client`.
+ */
+export function ticketingGrpcServices(
+  client: PrismaClient,
+  catalog: CatalogInventory,
+  options: GrpcServerOptions,
+): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
+  const prisma = idempotentWrites(client, currentIdempotentCall);
+  const createCustomer = new CreateCustomerUseCase(prisma);
+  const getCustomer = new GetCustomerUseCase(prisma);
+  const issueTickets = new IssueTicketsUseCase(prisma, catalog, new DriveIssuanceUseCase(client, catalog));
+  const getTicket = new GetTicketUseCase(prisma);
+  const listTickets = new ListTicketsUseCase(prisma);
+  return [
+    {
+      definition: ticketingV1.CustomerServiceService,
+      implementation: implementService<ticketingV1.CustomerServiceServer>(
+        {
+          createCustomer: async (request, context) => toCustomerMessage(await createCustomer.execute(context.tenant, request)),
+          getCustomer: async (request, context) => toCustomerMessage(await getCustomer.execute(context.tenant, request.id)),
+        },
+        options,
+      ),
+    },
+    {
+      definition: ticketingV1.TicketServiceService,
+      implementation: implementService<ticketingV1.TicketServiceServer>(
+        {
+          issueTickets: async (request, context) => toIssuedTicketsMessage(await issueTickets.execute(context.claims, context.tenant, request)),
+          getTicket: async (request, context) => toTicketMessage(await getTicket.execute(context.tenant, request.id)),
+          listTickets: async (request, context) => {
+            const page = await listTickets.execute(context.tenant, request, request.page);
+            return { data: page.data.map(toTicketMessage), has_more: page.has_more };
+          },
+        },
+        options,
+      ),
+    },
+  ];
+}

@@ -1,0 +1,97 @@
+import { isMode, type Tenant } from '@ticketing/auth';
+import { tenantScope } from '@ticketing/db';
+import type { TicketingDb } from '../db';
+import type { IssuanceKind, IssuanceRefusal, IssuanceStatus, TicketingIssuance } from '../domain/issuance';
+import type { Prisma } from '../generated/prisma/client';
+
+const issuanceColumns = {
+  id: true,
+  mode: true,
+  event_id: true,
+  tier_id: true,
+  customer_id: true,
+  kind: true,
+  quantity: true,
+  payment_type: true,
+  payment_reference: true,
+  amount: true,
+  currency: true,
+  comp_reason: true,
+  metadata: true,
+  status: true,
+  refusal: true,
+  created_at: true,
+} as const;
+
+type IssuanceRow = Prisma.IssuanceGetPayload<{ select: typeof issuanceColumns }>;
+
+function toIssuance({ payment_type, payment_reference, amount, kind, status, metadata, refusal, ...rest }: IssuanceRow): TicketingIssuance {
+  return {
+    ...rest,
+    kind: kind as IssuanceKind,
+    status: status as IssuanceStatus,
+    amount: Number(amount),
+    payment: payment_type === 'external' ? { type: 'external', reference: payment_reference ?? '', amount: Number(amount) } : null,
+    metadata: metadata as Record<string, string>,
+    refusal: refusal as IssuanceRefusal | null,
+  };
+}
+
+export type NewIssuance = Omit<TicketingIssuance, 'mode' | 'status' | 'refusal' | 'created_at'>;
+
+/** Issuances of one tenant, except the re-driver's scan, which looks across tenants. */
+export class IssuanceRepository {
+  constructor(private readonly db: TicketingDb) {}
+
+  async createPending(tenant: Tenant, issuance: NewIssuance): Promise<TicketingIssuance> {
+    const { payment, amount, ...rest } = issuance;
+    const row = await this.db.issuance.create({
+      data: {
+        ...rest,
+        ...tenantScope(tenant),
+        amount: BigInt(amount),
+        payment_type: payment?.type ?? null,
+        payment_reference: payment?.reference ?? null,
+        status: 'pending',
+      },
+      select: issuanceColumns,
+    });
+    return toIssuance(row);
+  }
+
+  async find(tenant: Tenant, id: string): Promise<TicketingIssuance | null> {
+    const row = await this.db.issuance.findUnique({ where: { id, ...tenantScope(tenant) }, select: issuanceColumns });
+    return row && toIssuance(row);
+  }
+
+  /**
+   * Moves a pending issuance to issued or refused. False when it was no longer pending: another
+   * driver (a retry, the re-driver) settled it first, and this one must not write its tickets.
+   */
+  async settle(tenant: Tenant, id: string, outcome: { status: 'issued' } | { status: 'refused'; refusal: IssuanceRefusal }): Promise<boolean> {
+    const { count } = await this.db.issuance.updateMany({
+      where: { id, status: 'pending', ...tenantScope(tenant) },
+      data: outcome.status === 'issued' ? { status: 'issued' } : { status: 'refused', refusal: { ...outcome.refusal } },
+    });
+    return count === 1;
+  }
+
+  /** Sends a pending issuance that could not be driven on to the back of the re-driver's queue. */
+  async postpone(id: string, at: Date): Promise<void> {
+    await this.db.issuance.updateMany({ where: { id, status: 'pending' }, data: { updated_at: at } });
+  }
+
+  /** Pending issuances, of every tenant, that have not changed since `before`: left behind by a crash or a lost call. */
+  async stalled(before: Date, limit: number): Promise<Array<{ id: string; tenant: Tenant }>> {
+    const rows = await this.db.issuance.findMany({
+      where: { status: 'pending', updated_at: { lt: before } },
+      orderBy: { updated_at: 'asc' },
+      take: limit,
+      select: { id: true, account_id: true, mode: true },
+    });
+    return rows.map(({ id, account_id, mode }) => {
+      if (!isMode(mode)) throw new Error(`issuance ${id} has an unknown mode: ${mode}`);
+      return { id, tenant: { accountId: account_id, mode } };
+    });
+  }
+}

@@ -1,0 +1,81 @@
+import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
+import { enqueueEvent } from '@ticketing/kafka';
+import type { CatalogInventory } from '../../catalog/catalog-inventory';
+import type { PrismaClient } from '../../db';
+import { refusalError, toRefusal, type TicketingIssuance } from '../../domain/issuance';
+import type { TicketingTicket } from '../../domain/ticket';
+import { IssuanceRepository } from '../../repositories/issuance.repository';
+import { TicketRepository } from '../../repositories/ticket.repository';
+
+export interface IssuedTickets {
+  issuance: TicketingIssuance;
+  tickets: TicketingTicket[];
+}
+
+/** Catalog said no (4xx): nothing is held or sold, and asking again would get the same answer. */
+const isRefusal = (error: unknown): error is ApiError => error instanceof ApiError && error.status < 500;
+
+/**
+ * Takes a recorded issuance as far as it can go (decision 0030): reserve its units in catalog
+ * under its id, commit them, then in one local transaction mark it issued, create its tickets
+ * and publish `ticket.issued`. Every step is idempotent, so this runs again safely after a
+ * crash at any point, from a client's retry or the re-driver, even concurrently: only the
+ * driver that moves the issuance out of pending writes its tickets. An issuance already issued
+ * answers its tickets; one refused throws its refusal again; an unknown outcome (catalog
+ * unreachable) leaves it pending and throws.
+ */
+export class DriveIssuanceUseCase {
+  /** `prisma` must not record idempotent writes: the issuance's own record was made when it was created. */
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly catalog: CatalogInventory,
+  ) {}
+
+  async execute(claims: InternalClaims, tenant: Tenant, issuanceId: string): Promise<IssuedTickets> {
+    const issuance = await new IssuanceRepository(this.prisma).find(tenant, issuanceId);
+    if (!issuance) throw new Error(`issuance ${issuanceId} of ${tenant.accountId}/${tenant.mode} is not recorded`);
+    switch (issuance.status) {
+      case 'issued':
+        return { issuance, tickets: await new TicketRepository(this.prisma).ofIssuance(tenant, issuance.id) };
+      case 'refused':
+        throw refusalError(issuance.refusal!);
+      case 'pending':
+        return this.drivePending(claims, tenant, issuance);
+    }
+  }
+
+  private async drivePending(claims: InternalClaims, tenant: Tenant, issuance: TicketingIssuance): Promise<IssuedTickets> {
+    try {
+      await this.catalog.reserve(claims, issuance);
+      await this.catalog.commit(claims, issuance.id);
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      await new IssuanceRepository(this.prisma).settle(tenant, issuance.id, { status: 'refused', refusal: toRefusal(error) });
+      // Refused just now, or settled by another driver meanwhile: the record says which.
+      return this.execute(claims, tenant, issuance.id);
+    }
+    await this.prisma.$transaction(async (tx) => {
+      if (!(await new IssuanceRepository(tx).settle(tenant, issuance.id, { status: 'issued' }))) return;
+      const ticketIds = await new TicketRepository(tx).createFor(tenant, issuance);
+      await enqueueEvent(tx, {
+        topic: TICKETING_TICKET_TOPIC,
+        type: 'ticket.issued',
+        aggregateId: issuance.event_id,
+        tenant,
+        data: {
+          event_id: issuance.event_id,
+          tier_id: issuance.tier_id,
+          issuance_id: issuance.id,
+          customer_id: issuance.customer_id,
+          ticket_ids: ticketIds,
+          amount: issuance.amount,
+          currency: issuance.currency,
+          kind: issuance.kind,
+        },
+      });
+    });
+    return this.execute(claims, tenant, issuance.id);
+  }
+}

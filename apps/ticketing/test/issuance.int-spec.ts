@@ -1,0 +1,203 @@
+import path from 'node:path';
+import type { InternalClaims, Mode, Tenant } from '@ticketing/auth';
+import { catalogV1, ticketingV1 } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
+import { callUnary, createGrpcClient, startGrpcServer, type CallerOptions, type RunningGrpcServer } from '@ticketing/grpc';
+import { newId } from '@ticketing/ids';
+import { createLogger } from '@ticketing/observability';
+import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { CatalogInventory } from '../src/catalog/catalog-inventory';
+import { createTicketingPrisma, type PrismaClient } from '../src/db';
+import { ticketingGrpcServices } from '../src/grpc/services';
+import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
+import { IssueTicketsUseCase } from '../src/usecases/issue-tickets/issue-tickets.usecase';
+import { RedriveStalledIssuancesUseCase } from '../src/usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
+import { CatalogDouble } from './support/catalog.double';
+
+const tokenSecret = 'ticketing-test-secret-0123456789';
+const options: CallerOptions = { tokenSecret, deadlineMs: 10_000 };
+const logger = createLogger('ticketing-test', 'silent');
+
+/**
+ * Issuance, customers and tickets through ticketing's real gRPC server on real PostgreSQL, with
+ * a catalog double behind gRPC (the end-to-end suite runs the real catalog with it).
+ */
+describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () => {
+  let ticketingDatabase: TestDatabase;
+  let prisma: PrismaClient;
+  const catalogDouble = new CatalogDouble();
+  let catalogServer: RunningGrpcServer;
+  let ticketingServer: RunningGrpcServer;
+  let catalogClients: { inventory: catalogV1.InventoryServiceClient; discounts: catalogV1.DiscountServiceClient };
+  let catalog: CatalogInventory;
+  let customers: ticketingV1.CustomerServiceClient;
+  let tickets: ticketingV1.TicketServiceClient;
+
+  beforeAll(async () => {
+    ticketingDatabase = await createTestDatabase('ticketing', path.join(__dirname, '../prisma/migrations'));
+    prisma = createTicketingPrisma(ticketingDatabase.url);
+    catalogServer = await startGrpcServer(catalogDouble.services({ tokenSecret, logger }), 0);
+    const catalogAddress = `127.0.0.1:${catalogServer.port}`;
+    catalogClients = { inventory: createGrpcClient(catalogV1.InventoryServiceClient, catalogAddress), discounts: createGrpcClient(catalogV1.DiscountServiceClient, catalogAddress) };
+    catalog = new CatalogInventory(catalogClients, options);
+    ticketingServer = await startGrpcServer(ticketingGrpcServices(prisma, catalog, { tokenSecret, logger }), 0);
+    const ticketingAddress = `127.0.0.1:${ticketingServer.port}`;
+    customers = createGrpcClient(ticketingV1.CustomerServiceClient, ticketingAddress);
+    tickets = createGrpcClient(ticketingV1.TicketServiceClient, ticketingAddress);
+  });
+
+  afterAll(async () => {
+    for (const client of [customers, tickets, ...Object.values(catalogClients)]) client.close();
+    await ticketingServer.shutdown();
+    await catalogServer.shutdown();
+    await prisma.$disconnect();
+    await ticketingDatabase.drop();
+  });
+
+  const tenant = (mode: Mode = 'test'): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: newId('acct'), mode } });
+  const tenantOf = (claims: InternalClaims): Tenant => ({ accountId: claims.tenant!.account_id, mode: claims.tenant!.mode });
+
+  /** An event on sale with one tier priced 2500 EUR. */
+  const onSale = async (claims: InternalClaims, { capacity = 10 } = {}) => catalogDouble.addTier(tenantOf(claims), { price: 2500, capacity });
+
+  const saleRequest = (eventId: string, tierId: string, fields: Partial<ticketingV1.IssueTicketsRequest> = {}): ticketingV1.IssueTicketsRequest => ({
+    event_id: eventId,
+    tier_id: tierId,
+    quantity: 2,
+    customer: { reference: { $case: 'details', value: { email: 'Ann@Example.com', name: 'Ann Lee' } } },
+    payment: { reference: 'order-1', amount: 5000 },
+    metadata: { channel: 'box-office' },
+    ...fields,
+  });
+  const issue = (claims: InternalClaims, request: ticketingV1.IssueTicketsRequest, callOptions: CallerOptions = options) =>
+    callUnary(tickets.issueTickets.bind(tickets), request, claims, callOptions);
+  const tierCounters = async (tierId: string) => catalogDouble.counters(tierId);
+
+  it('issues tickets to a customer found or created by email, and publishes ticket.issued', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    const issued = await issue(claims, saleRequest(eventId, tierId));
+    expect(issued.tickets).toHaveLength(2);
+    expect(issued.tickets[0]).toMatchObject({ event_id: eventId, tier_id: tierId, status: 'valid', price: 2500, currency: 'EUR', issuance_id: issued.issuance_id, livemode: false });
+    const customerId = issued.tickets[0]!.customer_id;
+    expect(await callUnary(customers.getCustomer.bind(customers), { id: customerId }, claims, options)).toMatchObject({ email: 'ann@example.com', name: 'Ann Lee' });
+
+    const again = await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'order-2', amount: 2500 }, customer: { reference: { $case: 'details', value: { email: 'ann@example.com', name: '' } } } }));
+    expect(again.tickets[0]!.customer_id).toBe(customerId);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 3 });
+    const outbox = await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } });
+    expect(outbox.map((row) => (row.payload as { type: string; data: { ticket_ids: string[] } }).data.ticket_ids)).toEqual([issued.tickets.map((ticket) => ticket.id), [again.tickets[0]!.id]]);
+  });
+
+  it('refuses a payment that is not the quoted total, and then writes nothing anywhere', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    await expect(issue(claims, saleRequest(eventId, tierId, { payment: { reference: 'order-1', amount: 4999 } }))).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'payment.amount',
+      message: expect.stringContaining('5000'),
+    });
+    expect(await prisma.issuance.count({ where: { account_id: claims.tenant!.account_id } })).toBe(0);
+    expect(await prisma.customer.count({ where: { account_id: claims.tenant!.account_id } })).toBe(0);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+  });
+
+  it('passes catalog’s refusals on, records them, and sells nothing', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims, { capacity: 1 });
+    await expect(issue(claims, saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'sold_out', status: 409 });
+    await expect(issue(claims, saleRequest(eventId, 'tier_unknown'))).rejects.toMatchObject({ code: 'resource_missing' });
+    await expect(
+      issue(claims, saleRequest(eventId, tierId, { customer: { reference: { $case: 'customer_id', value: 'cus_unknown' } } })),
+    ).rejects.toMatchObject({ code: 'resource_missing', param: 'customer_id' });
+    const refused = await prisma.issuance.findMany({ where: { account_id: claims.tenant!.account_id }, select: { status: true, refusal: true } });
+    expect(refused).toEqual([{ status: 'refused', refusal: expect.objectContaining({ code: 'sold_out' }) }]);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+  });
+
+  it('under one Idempotency-Key, a retry answers the first issuance and sells nothing more', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    let replayed = false;
+    const idempotent: CallerOptions = { ...options, idempotency: { key: 'issue-1', fingerprint: 'f1', onReplayed: () => (replayed = true) } };
+    const first = await issue(claims, saleRequest(eventId, tierId), idempotent);
+    const retry = await issue(claims, saleRequest(eventId, tierId), idempotent);
+    expect(retry).toEqual(first);
+    expect(replayed).toBe(true);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+  });
+
+  it('never issues more than the capacity, whatever the concurrency', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims, { capacity: 20 });
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: `order-${index}`, amount: 2500 } })).then(
+          (issued) => issued.tickets.length,
+          (error: ApiError) => error.code,
+        ),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === 1)).toHaveLength(20);
+    expect(outcomes.filter((outcome) => outcome === 'sold_out')).toHaveLength(40);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 20 });
+    expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(20);
+  });
+
+  it('finishes an issuance cut off after catalog sold its units: the re-driver creates its tickets', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    /** Catalog commits, but the reply is lost, as when ticketing dies right after the call. */
+    class LostCommitReply extends CatalogInventory {
+      override async commit(callClaims: InternalClaims, issuanceId: string): Promise<void> {
+        await super.commit(callClaims, issuanceId);
+        throw new ApiError('service_unavailable', 'the reply was lost');
+      }
+    }
+    const flaky = new LostCommitReply(catalogClients, options);
+    const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky));
+    await expect(issueWithLostReply.execute(claims, tenantOf(claims), saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+    expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);
+
+    const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog), logger);
+    expect(await redrive.execute(0)).toBeGreaterThanOrEqual(1);
+    expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(2);
+    expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'issued' }]);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+  });
+
+  it('lists and reads tickets by event, customer, tier and status, one tenant and mode only', async () => {
+    const claims = tenant();
+    const first = await onSale(claims);
+    const second = await onSale(claims);
+    const bob = await callUnary(customers.createCustomer.bind(customers), { email: 'bob@example.com', name: '' }, claims, options);
+    const a = await issue(claims, saleRequest(first.eventId, first.tierId));
+    const b = await issue(claims, saleRequest(second.eventId, second.tierId, { quantity: 1, payment: { reference: 'o', amount: 2500 }, customer: { reference: { $case: 'customer_id', value: bob.id } } }));
+    const list = (filters: Partial<ticketingV1.ListTicketsRequest>, who = claims) =>
+      callUnary(tickets.listTickets.bind(tickets), { page: { limit: 10, starting_after: '' }, event_id: '', customer_id: '', status: '', tier_id: '', ...filters }, who, options);
+    const ids = (page: ticketingV1.TicketList) => page.data.map((ticket) => ticket.id);
+    expect(ids(await list({}))).toEqual([...b.tickets, ...a.tickets].map((ticket) => ticket.id).sort().reverse());
+    expect(ids(await list({ event_id: first.eventId }))).toEqual(a.tickets.map((ticket) => ticket.id).reverse());
+    expect(ids(await list({ customer_id: bob.id }))).toEqual([b.tickets[0]!.id]);
+    expect(ids(await list({ tier_id: second.tierId, status: 'valid' }))).toEqual([b.tickets[0]!.id]);
+    expect(ids(await list({ status: 'refunded' }))).toEqual([]);
+    await expect(list({ status: 'lost' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'status' });
+    expect(ids(await list({}, tenant()))).toEqual([]);
+    const liveTwin: InternalClaims = { ...claims, tenant: { account_id: claims.tenant!.account_id, mode: 'live' } };
+    await expect(callUnary(tickets.getTicket.bind(tickets), { id: b.tickets[0]!.id }, liveTwin, options)).rejects.toMatchObject({ code: 'resource_missing' });
+    expect(await callUnary(tickets.getTicket.bind(tickets), { id: b.tickets[0]!.id }, claims, options)).toEqual(b.tickets[0]);
+  });
+
+  it('creates customers once per email, case-insensitively', async () => {
+    const claims = tenant();
+    const created = await callUnary(customers.createCustomer.bind(customers), { email: ' Cleo@Example.com ', name: 'Cleo' }, claims, options);
+    expect(created).toMatchObject({ email: 'cleo@example.com', name: 'Cleo' });
+    await expect(callUnary(customers.createCustomer.bind(customers), { email: 'cleo@example.com', name: '' }, claims, options)).rejects.toMatchObject({
+      code: 'customer_exists',
+      message: expect.stringContaining(created.id),
+    });
+    await expect(callUnary(customers.createCustomer.bind(customers), { email: 'not-an-email', name: '' }, claims, options)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'email' });
+    expect(await callUnary(customers.createCustomer.bind(customers), { email: 'cleo@example.com', name: '' }, tenant(), options)).toMatchObject({ email: 'cleo@example.com' });
+  });
+});

@@ -1,0 +1,134 @@
+import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { catalogV1 } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
+import { implementService, type AsyncServiceImplementation, type CallContext, type GrpcServerOptions } from '@ticketing/grpc';
+import { newId } from '@ticketing/ids';
+
+interface DoubleTier {
+  tenant: string;
+  tier: catalogV1.Tier;
+}
+
+/**
+ * Catalog's inventory and quotes in memory, held to the contract of inventory.proto and
+ * QuoteOrder: a tier sells at its price, never past its capacity, and every reservation call is
+ * idempotent by reservation id. (Catalog's own tests hold the real service to the same rules
+ * against PostgreSQL; the end-to-end suite runs the two together.)
+ */
+export class CatalogDouble {
+  private readonly tiers = new Map<string, DoubleTier>();
+  private readonly reservations = new Map<string, { tenant: string; reservation: catalogV1.Reservation }>();
+
+  /** A tier on sale in a new event of `tenant`. */
+  addTier(tenant: { accountId: string; mode: string }, fields: { price: number; capacity: number; currency?: string }): { eventId: string; tierId: string } {
+    const eventId = newId('evt');
+    const tierId = newId('tier');
+    const now = new Date().toISOString();
+    this.tiers.set(tierId, {
+      tenant: `${tenant.accountId}/${tenant.mode}`,
+      tier: {
+        id: tierId,
+        livemode: tenant.mode === 'live',
+        event_id: eventId,
+        name: 'GA',
+        price: fields.price,
+        currency: fields.currency ?? 'EUR',
+        capacity: fields.capacity,
+        held: 0,
+        sold: 0,
+        sales_start_at: '',
+        sales_end_at: '',
+        min_per_order: 1,
+        max_per_order: 0,
+        seated: false,
+        rank: 0,
+        created_at: now,
+        updated_at: now,
+      },
+    });
+    return { eventId, tierId };
+  }
+
+  counters(tierId: string): { held: number; sold: number } {
+    const { held, sold } = this.tiers.get(tierId)!.tier;
+    return { held, sold };
+  }
+
+  services(options: GrpcServerOptions): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
+    return [
+      { definition: catalogV1.InventoryServiceService, implementation: implementService<catalogV1.InventoryServiceServer>(this.inventoryHandlers(), options) },
+      // Only QuoteOrder: the other discount RPCs answer UNIMPLEMENTED.
+      {
+        definition: catalogV1.DiscountServiceService,
+        implementation: implementService<catalogV1.DiscountServiceServer>(
+          { quoteOrder: async (request, context) => this.quote(request, context) } as AsyncServiceImplementation<catalogV1.DiscountServiceServer>,
+          options,
+        ),
+      },
+    ];
+  }
+
+  private tierOf(id: string, eventId: string, context: CallContext): catalogV1.Tier {
+    const stored = this.tiers.get(id);
+    if (!stored || stored.tenant !== tenantKey(context) || stored.tier.event_id !== eventId) throw ApiError.resourceMissing('tier', id, 'tier_id');
+    return stored.tier;
+  }
+
+  private quote(request: catalogV1.QuoteOrderRequest, context: CallContext): catalogV1.Quote {
+    const lines = request.items.map((item) => {
+      const tier = this.tierOf(item.tier_id, request.event_id, context);
+      const subtotal = tier.price * item.quantity;
+      return { tier_id: tier.id, quantity: item.quantity, unit_price: tier.price, subtotal, discount_amount: 0, total: subtotal };
+    });
+    const total = lines.reduce((sum, line) => sum + line.total, 0);
+    const currency = this.tiers.get(request.items[0]!.tier_id)!.tier.currency;
+    return { livemode: false, event_id: request.event_id, currency, lines, subtotal: total, discount_amount: 0, total, discount: undefined, quoted_at: new Date().toISOString() };
+  }
+
+  private inventoryHandlers(): AsyncServiceImplementation<catalogV1.InventoryServiceServer> {
+    const settle = (id: string, context: CallContext, to: 'committed' | 'released'): catalogV1.Reservation => {
+      const stored = this.reservations.get(id);
+      if (!stored || stored.tenant !== tenantKey(context)) throw ApiError.resourceMissing('reservation', id, 'reservation_id');
+      const { reservation } = stored;
+      if (reservation.status === 'held') {
+        const tier = this.tiers.get(reservation.tier_id)!.tier;
+        tier.held -= reservation.quantity;
+        if (to === 'committed') tier.sold += reservation.quantity;
+        reservation.status = to;
+      } else if (reservation.status !== to) {
+        throw new ApiError(reservation.status === 'released' ? 'reservation_released' : 'reservation_committed', `reservation ${id} is ${reservation.status}`);
+      }
+      return { ...reservation, tier: { ...this.tiers.get(reservation.tier_id)!.tier } };
+    };
+    return {
+      reserveInventory: async (request, context) => {
+        const existing = this.reservations.get(request.reservation_id);
+        if (existing) return { ...existing.reservation, tier: { ...this.tiers.get(existing.reservation.tier_id)!.tier } };
+        const tier = this.tierOf(request.tier_id, request.event_id, context);
+        if (tier.held + tier.sold + request.quantity > tier.capacity) throw new ApiError('sold_out', `Tier '${tier.id}' is sold out.`);
+        tier.held += request.quantity;
+        const now = new Date().toISOString();
+        const reservation: catalogV1.Reservation = {
+          id: request.reservation_id,
+          livemode: tier.livemode,
+          event_id: request.event_id,
+          tier_id: tier.id,
+          kind: request.kind,
+          quantity: request.quantity,
+          status: 'held',
+          expires_at: now,
+          created_at: now,
+          committed_at: '',
+          released_at: '',
+          tier: undefined,
+        };
+        this.reservations.set(reservation.id, { tenant: tenantKey(context), reservation });
+        return { ...reservation, tier: { ...tier } };
+      },
+      commitReservation: async (request, context) => settle(request.reservation_id, context, 'committed'),
+      releaseReservation: async (request, context) => settle(request.reservation_id, context, 'released'),
+    };
+  }
+}
+
+const tenantKey = (context: CallContext) => `${context.tenant.accountId}/${context.tenant.mode}`;

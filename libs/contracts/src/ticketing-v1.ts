@@ -1,0 +1,3 @@
+// ticketing.v1 spans one .proto file per aggregate; callers see one namespace.
+export * from './generated/ticketing/v1/customers';
+export * from './generated/ticketing/v1/tickets';

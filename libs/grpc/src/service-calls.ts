@@ -1,0 +1,28 @@
+import type { CallOptions, ClientUnaryCall, Metadata, ServiceError } from '@grpc/grpc-js';
+import type { InternalClaims } from '@ticketing/auth';
+import { callUnary, type CallerOptions } from './client';
+
+/** The full-arity overload of a generated client method (the last one, which inference sees). */
+type UnaryRpc<TRequest, TResponse> = (
+  request: TRequest,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: TResponse) => void,
+) => ClientUnaryCall;
+
+/** A client's RPCs as plain async functions: `services.events.getEvent({ id })`. */
+export type ServiceCalls<TClient> = {
+  [K in keyof TClient as TClient[K] extends UnaryRpc<infer _Req, infer _Res> ? K : never]: TClient[K] extends UnaryRpc<infer Req, infer Res>
+    ? (request: Req) => Promise<Res>
+    : never;
+};
+
+/** Every call made through the result carries `claims` in a freshly signed internal token. */
+export function serviceCalls<TClient extends object>(client: TClient, claims: InternalClaims, options: CallerOptions): ServiceCalls<TClient> {
+  return new Proxy({} as ServiceCalls<TClient>, {
+    get: (_target, rpc) => {
+      const method = Reflect.get(client, rpc) as UnaryRpc<unknown, unknown>;
+      return (request: unknown) => callUnary(method.bind(client), request, claims, options);
+    },
+  });
+}
