@@ -21,14 +21,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { setup } from '../../tools/setup';
-import { assertPortsFree, launchAll, stopServices, waitForSystem, type RunningService } from '../../tools/system/launch';
-import { repoRoot, servicePorts } from '../../tools/system/services';
+import type { RunningService } from '../../tools/system/launch';
 import { as, createAccount } from '../../e2e/support/api';
-import { cpuSpent, pidsNamed, residentMegabytes, snapshotCpu, type ProcessGroup } from '../support/process-usage';
-
-/** Its own copy of the system; 2000 would put the gateway on 10080, a port fetch refuses. */
-const PORT_OFFSET = 3000;
+import { startBenchSystem, type BenchSystem } from '../support/bench-system';
+import { cpuSpent, residentMegabytes, snapshotCpu, type ProcessGroup } from '../support/process-usage';
 
 interface Figures {
   target: string;
@@ -92,16 +88,14 @@ function stopBaselines(baselines: Baselines): void {
 }
 
 /** Every process a request may cost CPU in; groups with no CPU in a run print as 0. */
-function processGroups(running: RunningService[], baselines: Baselines): ProcessGroup[] {
+function processGroups(system: BenchSystem, baselines: Baselines): ProcessGroup[] {
   return [
     { name: 'autocannon (this process)', pids: () => [process.pid] },
     { name: 'bare node', pids: () => [baselines.bare.child.pid!] },
     { name: 'express only', pids: () => [baselines.express.child.pid!] },
     { name: 'express → gRPC', pids: () => [baselines.expressGrpc.child.pid!] },
     { name: 'gRPC echo', pids: () => [baselines.grpcEcho.child.pid!] },
-    ...running.map((service) => ({ name: service.name, pids: () => [service.process.pid!] })),
-    { name: 'postgres (all backends)', pids: () => pidsNamed('postgres') },
-    { name: 'redis', pids: () => pidsNamed('redis-server') },
+    ...system.processGroups,
   ];
 }
 
@@ -142,25 +136,17 @@ async function main(): Promise<void> {
     options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, 'cpu-prof': { type: 'boolean', default: false } },
   });
   const options = { duration: Number(values.duration), connections: Number(values.connections) };
-  const benchDir = path.join(repoRoot, '.data/bench');
-  const cpuProfileDir = values['cpu-prof'] ? path.join(benchDir, 'profiles') : undefined;
-
-  await assertPortsFree(PORT_OFFSET);
-  await setup();
-  // One key far past the default rate limit: every request is still counted, none refused.
-  const env = { gateway: { RATE_LIMIT_PER_SECOND: '1000000' } };
-  const running = await launchAll({ portOffset: PORT_OFFSET, env, logDir: path.join(benchDir, 'logs'), cpuProfileDir });
+  const system = await startBenchSystem({ cpuProfile: values['cpu-prof'] });
+  const { running, gateway } = system;
   const baselines = await startBaselines();
   try {
-    await waitForSystem(running, PORT_OFFSET);
-    const gateway = `http://127.0.0.1:${servicePorts(PORT_OFFSET).gateway.PORT}`;
     const { secret_key: key } = await createAccount('bench');
     const event = await as(key, gateway).post('/v1/events', { name: 'Bench Night', starts_at: '2027-01-01T20:00:00Z' });
     const headers = { authorization: `Bearer ${key}` };
     // Let start-up work (JIT, first connections, consumer joins) settle before reading idle memory.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const idleMemory = residentMemory(running);
-    const groups = processGroups(running, baselines);
+    const groups = processGroups(system, baselines);
 
     console.log(`autocannon: ${options.connections} connections, ${options.duration} s per target`);
     const baseline = (server: Baseline) => `http://127.0.0.1:${server.port}/`;
@@ -191,8 +177,7 @@ async function main(): Promise<void> {
     );
   } finally {
     stopBaselines(baselines);
-    await stopServices(running);
-    if (cpuProfileDir) console.log(`CPU profiles: ${cpuProfileDir}`);
+    await system.stop();
   }
 }
 

@@ -102,17 +102,43 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
   });
 
-  it('passes catalog’s refusals on, records them, and sells nothing', async () => {
+  it('passes catalog’s refusals on, gives back units it held, and records nothing', async () => {
     const claims = tenant();
-    const { eventId, tierId } = await onSale(claims, { capacity: 1 });
-    await expect(issue(claims, saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'sold_out', status: 409 });
-    await expect(issue(claims, saleRequest(eventId, 'tier_unknown'))).rejects.toMatchObject({ code: 'resource_missing' });
+    const { eventId, tierId } = await onSale(claims, { capacity: 2 });
+    await expect(issue(claims, saleRequest(eventId, tierId, { quantity: 3, payment: { reference: 'o', amount: 7500 } }))).rejects.toMatchObject({ code: 'sold_out', status: 409 });
+    await expect(issue(claims, saleRequest(eventId, 'tier_unknown'))).rejects.toMatchObject({ code: 'resource_missing', param: 'tier_id' });
     await expect(
       issue(claims, saleRequest(eventId, tierId, { customer: { reference: { $case: 'customer_id', value: 'cus_unknown' } } })),
     ).rejects.toMatchObject({ code: 'resource_missing', param: 'customer_id' });
-    const refused = await prisma.issuance.findMany({ where: { account_id: claims.tenant!.account_id }, select: { status: true, refusal: true } });
-    expect(refused).toEqual([{ status: 'refused', refusal: expect.objectContaining({ code: 'sold_out' }) }]);
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    expect(await prisma.issuance.count({ where: { account_id: claims.tenant!.account_id } })).toBe(0);
+  });
+
+  it('refuses an issuance whose hold expired before it could commit, and answers a retry with the same refusal', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    /** The hold lapses between the reservation and the commit, as after a long stall. */
+    class LapsingHold extends CatalogInventory {
+      override async commit(callClaims: InternalClaims, issuanceId: string): Promise<void> {
+        await super.release(callClaims, issuanceId);
+        await super.commit(callClaims, issuanceId);
+      }
+    }
+    const lapsing = new LapsingHold(catalogClients, options);
+    const idempotent: CallerOptions = { ...options, idempotency: { key: 'lapsing', fingerprint: 'f', onReplayed: () => undefined } };
+    const lapsingServer = await startGrpcServer(ticketingGrpcServices(prisma, lapsing, { tokenSecret, logger }), 0);
+    const client = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${lapsingServer.port}`);
+    try {
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        await expect(callUnary(client.issueTickets.bind(client), saleRequest(eventId, tierId), claims, idempotent)).rejects.toMatchObject({ code: 'reservation_released' });
+      }
+    } finally {
+      client.close();
+      await lapsingServer.shutdown();
+    }
+    expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'refused' }]);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);
   });
 
   it('under one Idempotency-Key, a retry answers the first issuance and sells nothing more', async () => {
@@ -155,7 +181,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       }
     }
     const flaky = new LostCommitReply(catalogClients, options);
-    const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky));
+    const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky), logger, () => false);
     await expect(issueWithLostReply.execute(claims, tenantOf(claims), saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'service_unavailable' });
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);

@@ -3,11 +3,20 @@ import type { Tenant } from '@ticketing/auth';
 import { preparedStatementNames } from './statement-names';
 
 /**
- * The driver adapter every service's generated Prisma client is built with (no native engine).
- * Statements are prepared once per connection (statement-names.ts).
+ * How long an interactive transaction may wait for a pooled connection, and run. Prisma's
+ * default wait is 2 s; under an on-sale rush a request queued behind the pool would fail with a
+ * 500 after it, although its caller (the gateway's gRPC deadline, 10 s by default) would still
+ * wait. A transaction waits as long as a call may take instead.
  */
-export function prismaAdapter(databaseUrl: string): PrismaPg {
-  return new PrismaPg({ connectionString: databaseUrl }, { statementNameGenerator: preparedStatementNames() });
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 } as const;
+
+/**
+ * The options every service's generated Prisma client is built with: the driver adapter (no
+ * native engine; statements prepared once per connection, statement-names.ts) and the
+ * transaction limits above.
+ */
+export function prismaClientOptions(databaseUrl: string): { adapter: PrismaPg; transactionOptions: typeof TRANSACTION_OPTIONS } {
+  return { adapter: new PrismaPg({ connectionString: databaseUrl }, { statementNameGenerator: preparedStatementNames() }), transactionOptions: TRANSACTION_OPTIONS };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import type { CatalogDb } from '../db';
-import type { CatalogReservation, ReservationKind, ReservationRequest, ReservationStatus, Settlement } from '../domain/reservation';
+import type { CatalogReservation, ReservationKind, ReservationRequest, ReservationStatus, ReservationView, Settlement } from '../domain/reservation';
+import { eventStatus, type EventStatus } from '../domain/event-status';
 import type { CatalogTier } from '../domain/tier';
 
 const reservationColumns = {
@@ -18,74 +19,82 @@ const reservationColumns = {
   released_at: true,
 } as const;
 
-type TierRow = Omit<CatalogTier, 'price'> & { price: bigint };
+export type ReserveOutcome =
+  | { outcome: 'taken'; tier: CatalogTier }
+  | { outcome: 'refused'; tier: CatalogTier; eventStatus: EventStatus }
+  | { outcome: 'not_claimed' };
+type ReservationRow = Omit<CatalogReservation, 'kind' | 'status'> & { kind: string; status: string };
+
+const toReservation = (row: ReservationRow): CatalogReservation => ({ ...row, kind: row.kind as ReservationKind, status: row.status as ReservationStatus });
+
+/** A tier as the SQL function tier_json writes it: timestamps as text. */
+type TierJson = { [K in keyof CatalogTier]: CatalogTier[K] extends Date ? string : CatalogTier[K] extends Date | null ? string | null : CatalogTier[K] };
+
+function tierFromJson(json: TierJson): CatalogTier {
+  const date = (value: string | null) => (value === null ? null : new Date(value));
+  return {
+    ...json,
+    price: Number(json.price),
+    sales_start_at: date(json.sales_start_at),
+    sales_end_at: date(json.sales_end_at),
+    created_at: new Date(json.created_at),
+    updated_at: new Date(json.updated_at),
+  };
+}
 
 /**
  * Reservations and the tier counters they move (decision 0029). Every write to `held` and `sold`
- * is SQL here, because each is a conditional update Prisma cannot express; callers that run
- * two of them together do so in one transaction, so the rows and the counters always agree.
- * Lock order is always the reservation row, then its tier row.
+ * is SQL here, because each is a conditional update Prisma cannot express, and each is one
+ * statement that changes the reservation rows and the counters together, so they always agree
+ * and a tier's row is never locked across a round trip. Lock order is always the reservation
+ * row, then its tier row.
  */
 export class ReservationRepository {
   constructor(private readonly db: CatalogDb) {}
 
   /**
-   * Records the reservation as held, if the tenant has the tier in that event and the id is
-   * new. False otherwise. A concurrent claim of the same id waits on the primary key until the
-   * first one commits or rolls back.
+   * Claims the id and holds the units in one statement (the `reserve_inventory` function), if
+   * the tenant has the tier in that event, the id is new and every rule holds at `at`: enough
+   * units left, and for a sale a published event, an open sales window and a quantity within
+   * the per-order limits; for a comp, an event not yet canceled or completed. A refusal answers
+   * the tier and event status it was refused on, so explaining it costs no further query.
    */
-  async claim(tenant: Tenant, request: ReservationRequest, at: Date): Promise<boolean> {
-    const inserted = await this.db.$executeRaw`
-      INSERT INTO inventory_reservations (id, account_id, mode, event_id, tier_id, kind, quantity, status, expires_at, created_at)
-      SELECT ${request.id}, account_id, mode, event_id, id, ${request.kind}, ${request.quantity}, 'held', ${request.expires_at}, ${at}
-        FROM tiers WHERE id = ${request.tier_id} AND event_id = ${request.event_id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode}
-      ON CONFLICT (id) DO NOTHING`;
-    return inserted === 1;
-  }
-
-  /**
-   * Adds the quantity to the tier's `held` only if every rule holds at `at`: enough units left,
-   * and for a sale a published event, an open sales window and a quantity within the per-order
-   * limits; for a comp, an event not yet canceled or completed. The tier after the change, or
-   * null when refused. The row lock queues concurrent takers of the tier here.
-   */
-  async take(tenant: Tenant, request: ReservationRequest, at: Date): Promise<CatalogTier | null> {
-    const rows = await this.db.$queryRaw<Array<TierRow>>`
-      UPDATE tiers t SET held = t.held + ${request.quantity}, updated_at = ${at}
-        FROM events e
-       WHERE t.id = ${request.tier_id} AND t.event_id = ${request.event_id} AND t.account_id = ${tenant.accountId} AND t.mode = ${tenant.mode}
-         AND e.id = t.event_id
-         AND t.held + t.sold + ${request.quantity} <= t.capacity
-         AND (e.status = 'published' OR (e.status = 'draft' AND ${request.kind} = 'comp'))
-         AND (${request.kind} = 'comp' OR (
-               (t.sales_start_at IS NULL OR t.sales_start_at <= ${at}) AND (t.sales_end_at IS NULL OR t.sales_end_at > ${at})
-               AND ${request.quantity} >= t.min_per_order AND (t.max_per_order IS NULL OR ${request.quantity} <= t.max_per_order)))
-      RETURNING t.id, t.mode, t.event_id, t.name, t.price, e.currency, t.capacity, t.held, t.sold, t.sales_start_at, t.sales_end_at,
-                t.min_per_order, t.max_per_order, t.seated, t.rank, t.created_at, t.updated_at`;
-    const row = rows[0];
-    return row ? { ...row, price: Number(row.price) } : null;
+  async reserve(tenant: Tenant, request: ReservationRequest, at: Date): Promise<ReserveOutcome> {
+    const [row] = await this.db.$queryRaw<Array<{ outcome: ReserveOutcome['outcome']; event_status: string | null; tier: TierJson | null }>>`
+      SELECT outcome, event_status, tier FROM reserve_inventory(${request.id}, ${tenant.accountId}, ${tenant.mode}, ${request.event_id}, ${request.tier_id},
+        ${request.kind}, ${request.quantity}::int, ${request.expires_at}::timestamptz, ${at}::timestamptz)`;
+    if (!row) throw new Error('reserve_inventory answered no row');
+    if (row.outcome === 'not_claimed') return { outcome: 'not_claimed' };
+    const tier = tierFromJson(row.tier!);
+    return row.outcome === 'taken' ? { outcome: 'taken', tier } : { outcome: 'refused', tier, eventStatus: eventStatus(row.event_status!) };
   }
 
   /**
    * Settles a held reservation and moves its units in one statement: held → sold when
-   * committed, held → available when released. False when the reservation is not the tenant's
-   * or no longer held (a concurrent settlement waits on the row, then finds it settled).
+   * committed, held → available when released. Answers the reservation and its tier after the
+   * change, or null when the reservation is not the tenant's or no longer held (a concurrent
+   * settlement waits on the row, then finds it settled).
    */
-  async settle(tenant: Tenant, id: string, settlement: Settlement, at: Date): Promise<boolean> {
-    const moved = await this.db.$executeRaw`
+  async settle(tenant: Tenant, id: string, settlement: Settlement, at: Date): Promise<ReservationView | null> {
+    const rows = await this.db.$queryRaw<Array<ReservationRow & { tier: TierJson }>>`
       WITH settled AS (
         UPDATE inventory_reservations
            SET status = ${settlement}::text,
                committed_at = CASE WHEN ${settlement}::text = 'committed' THEN ${at}::timestamptz END,
                released_at = CASE WHEN ${settlement}::text = 'released' THEN ${at}::timestamptz END
          WHERE id = ${id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'held'
-        RETURNING tier_id, quantity)
-      UPDATE tiers t
-         SET held = t.held - s.quantity,
-             sold = t.sold + CASE WHEN ${settlement}::text = 'committed' THEN s.quantity ELSE 0 END,
-             updated_at = ${at}
-        FROM settled s WHERE t.id = s.tier_id`;
-    return moved === 1;
+        RETURNING id, mode, event_id, tier_id, kind, quantity, status, expires_at, created_at, committed_at, released_at),
+      moved AS (
+        UPDATE tiers t
+           SET held = t.held - s.quantity,
+               sold = t.sold + CASE WHEN ${settlement}::text = 'committed' THEN s.quantity ELSE 0 END,
+               updated_at = ${at}
+          FROM settled s WHERE t.id = s.tier_id
+        RETURNING t.*)
+      SELECT settled.*, tier_json(moved, e.currency) AS tier
+        FROM settled JOIN moved ON moved.id = settled.tier_id JOIN events e ON e.id = moved.event_id`;
+    const row = rows[0];
+    return row ? { reservation: toReservation(row), tier: tierFromJson(row.tier) } : null;
   }
 
   /**
@@ -117,6 +126,6 @@ export class ReservationRepository {
 
   async find(tenant: Tenant, id: string): Promise<CatalogReservation | null> {
     const row = await this.db.inventoryReservation.findUnique({ where: { id, ...tenantScope(tenant) }, select: reservationColumns });
-    return row && { ...row, kind: row.kind as ReservationKind, status: row.status as ReservationStatus };
+    return row && toReservation(row);
   }
 }

@@ -1,5 +1,6 @@
 import type { InternalClaims } from '@ticketing/auth';
 import { catalogV1 } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
 import { serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
 
@@ -13,6 +14,12 @@ export interface OrderQuote {
   total: number;
   currency: string;
 }
+
+/** How long the units of an issuance under way stay held in catalog if it never commits. */
+export const ISSUANCE_HOLD_SECONDS = 60;
+
+/** The quote's one line: its fields are the issuance's. */
+const ONLY_ITEM = 'items[0].';
 
 const RESERVATION_KINDS = { sale: catalogV1.ReservationKind.RESERVATION_KIND_SALE, comp: catalogV1.ReservationKind.RESERVATION_KIND_COMP } as const;
 
@@ -28,31 +35,44 @@ export class CatalogInventory {
     private readonly options: Omit<CallerOptions, 'idempotency'>,
   ) {}
 
+  /** The order's total; a refusal names the issuance's own fields (tier_id, quantity), not the quote's items. */
   async quote(claims: InternalClaims, order: { event_id: string; tier_id: string; quantity: number; customer_id: string }): Promise<OrderQuote> {
-    const quote = await serviceCalls(this.clients.discounts, claims, this.options).quoteOrder({
-      event_id: order.event_id,
-      items: [{ tier_id: order.tier_id, quantity: order.quantity }],
-      discount_code: '',
-      customer_id: order.customer_id,
-      customer_segment_ids: [],
-    });
+    const quote = await serviceCalls(this.clients.discounts, claims, this.options)
+      .quoteOrder({
+        event_id: order.event_id,
+        items: [{ tier_id: order.tier_id, quantity: order.quantity }],
+        discount_code: '',
+        customer_id: order.customer_id,
+        customer_segment_ids: [],
+      })
+      .catch((error: unknown) => {
+        throw error instanceof ApiError && error.param?.startsWith(ONLY_ITEM) ? new ApiError(error.code, error.message, { param: error.param.slice(ONLY_ITEM.length) }) : error;
+      });
     return { total: quote.total, currency: quote.currency };
   }
 
-  /** Holds the issuance's units under its id; answers the reservation as it stands if it exists. */
-  async reserve(claims: InternalClaims, issuance: TicketingIssuance): Promise<catalogV1.Reservation> {
-    return serviceCalls(this.clients.inventory, claims, this.options).reserveInventory({
+  /**
+   * Holds an issuance's units under its id, for a minute: long enough to record and commit it,
+   * short enough that units a crashed call held are soon on sale again.
+   */
+  async reserve(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id' | 'event_id' | 'tier_id' | 'quantity' | 'kind'>): Promise<void> {
+    await serviceCalls(this.clients.inventory, claims, this.options).reserveInventory({
       reservation_id: issuance.id,
       event_id: issuance.event_id,
       tier_id: issuance.tier_id,
       quantity: issuance.quantity,
       kind: RESERVATION_KINDS[issuance.kind],
-      ttl_seconds: 0,
+      ttl_seconds: ISSUANCE_HOLD_SECONDS,
     });
   }
 
   /** The issuance's held units become sold; committing again answers the same. */
   async commit(claims: InternalClaims, issuanceId: string): Promise<void> {
     await serviceCalls(this.clients.inventory, claims, this.options).commitReservation({ reservation_id: issuanceId });
+  }
+
+  /** Gives held units back; releasing again answers the same. */
+  async release(claims: InternalClaims, issuanceId: string): Promise<void> {
+    await serviceCalls(this.clients.inventory, claims, this.options).releaseReservation({ reservation_id: issuanceId });
   }
 }

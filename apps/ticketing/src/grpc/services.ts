@@ -25,7 +25,7 @@ export function ticketingGrpcServices(
   const prisma = idempotentWrites(client, currentIdempotentCall);
   const createCustomer = new CreateCustomerUseCase(prisma);
   const getCustomer = new GetCustomerUseCase(prisma);
-  const issueTickets = new IssueTicketsUseCase(prisma, catalog, new DriveIssuanceUseCase(client, catalog));
+  const issueTickets = new IssueTicketsUseCase(prisma, catalog, new DriveIssuanceUseCase(client, catalog), options.logger, () => currentIdempotentCall() !== undefined);
   const getTicket = new GetTicketUseCase(prisma);
   const listTickets = new ListTicketsUseCase(prisma);
   return [

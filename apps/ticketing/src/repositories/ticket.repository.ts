@@ -36,13 +36,11 @@ export interface TicketFilters {
 export class TicketRepository {
   constructor(private readonly db: TicketingDb) {}
 
-  /** The issuance's tickets, one per unit, sharing its amount; valid from the start. Returns their ids. */
-  async createFor(tenant: Tenant, issuance: TicketingIssuance): Promise<string[]> {
-    const prices = ticketPrices(issuance.amount, issuance.quantity);
-    const ids = prices.map(() => newId('tkt'));
-    await this.db.ticket.createMany({
-      data: prices.map((price, index) => ({
-        id: ids[index]!,
+  /** The issuance's tickets, one per unit, sharing its amount; valid from the start. */
+  async createFor(tenant: Tenant, issuance: TicketingIssuance): Promise<TicketingTicket[]> {
+    const rows = await this.db.ticket.createManyAndReturn({
+      data: ticketPrices(issuance.amount, issuance.quantity).map((price, index) => ({
+        id: newId('tkt'),
         ...tenantScope(tenant),
         event_id: issuance.event_id,
         tier_id: issuance.tier_id,
@@ -53,8 +51,9 @@ export class TicketRepository {
         price: BigInt(price),
         currency: issuance.currency,
       })),
+      select: ticketColumns,
     });
-    return ids;
+    return rows.map(toTicket).sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
   async ofIssuance(tenant: Tenant, issuanceId: string): Promise<TicketingTicket[]> {

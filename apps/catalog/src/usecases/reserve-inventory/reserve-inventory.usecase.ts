@@ -26,18 +26,16 @@ export interface ReserveInventoryCommand {
   ttl_seconds: number;
 }
 
-/** Thrown inside the transaction to roll the claim back when the tier refused the units. */
-class NothingTaken extends Error {}
-
 function heldReservation(tenant: Tenant, request: ReservationRequest, at: Date): CatalogReservation {
   const { id, event_id, tier_id, kind, quantity, expires_at } = request;
   return { id, mode: tenant.mode, event_id, tier_id, kind, quantity, status: 'held', expires_at, created_at: at, committed_at: null, released_at: null };
 }
 
 /**
- * Holds units of a tier (decision 0029). In one transaction: record the reservation under the
- * caller's id, then take the units with one conditional update of the tier's row; a refusal
- * rolls both back. The same id again finds the reservation and answers with it as it is now.
+ * Holds units of a tier (decision 0029): one statement records the reservation under the
+ * caller's id and takes the units with a conditional update of the tier's row, or changes
+ * nothing and answers why not. The same id again finds the reservation and answers with it as
+ * it is now.
  */
 export class ReserveInventoryUseCase {
   constructor(
@@ -55,23 +53,18 @@ export class ReserveInventoryUseCase {
       quantity: validQuantity(command.quantity),
       expires_at: new Date(at.getTime() + validTtlSeconds(command.ttl_seconds) * 1000),
     };
-    try {
-      const taken = await this.prisma.$transaction(async (tx) => {
-        const reservations = new ReservationRepository(tx);
-        if (!(await reservations.claim(tenant, request, at))) return null;
-        const tier = await reservations.take(tenant, request, at);
-        if (!tier) throw new NothingTaken();
-        return { reservation: heldReservation(tenant, request, at), tier };
-      });
-      return taken ?? (await this.earlierReservation(tenant, request, at));
-    } catch (error) {
-      // Explained after the rollback, so the refusal's reads do not wait for a second connection.
-      if (error instanceof NothingTaken) throw reservationRefusal(request, await this.tierAndEventStatus(tenant, request), at);
-      throw error;
+    const outcome = await new ReservationRepository(this.prisma).reserve(tenant, request, at);
+    switch (outcome.outcome) {
+      case 'taken':
+        return { reservation: heldReservation(tenant, request, at), tier: outcome.tier };
+      case 'refused':
+        throw reservationRefusal(request, { tier: outcome.tier, eventStatus: outcome.eventStatus }, at);
+      case 'not_claimed':
+        return this.earlierReservation(tenant, request, at);
     }
   }
 
-  /** The claim wrote nothing: the id is taken (by this request before, or another), or the tier is not the tenant's. */
+  /** Nothing was claimed: the id is taken (by this request before, or another), or the tier is not the tenant's. */
   private async earlierReservation(tenant: Tenant, request: ReservationRequest, at: Date): Promise<ReservationView> {
     const reservation = await new ReservationRepository(this.prisma).find(tenant, request.id);
     const found = await this.tierAndEventStatus(tenant, request);

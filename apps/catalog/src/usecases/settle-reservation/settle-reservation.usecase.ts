@@ -21,12 +21,15 @@ export class SettleReservationUseCase {
     const id = requiredIdParam(reservationId, 'reservation_id');
     const reservations = new ReservationRepository(this.prisma);
     const settled = await reservations.settle(tenant, id, settlement, this.clock());
-    const reservation = await reservations.find(tenant, id);
+    return settled ?? this.alreadySettled(tenant, id, settlement);
+  }
+
+  /** Nothing was held: a replay of the same settlement answers the reservation, anything else is refused. */
+  private async alreadySettled(tenant: Tenant, id: string, settlement: Settlement): Promise<ReservationView> {
+    const reservation = await new ReservationRepository(this.prisma).find(tenant, id);
     if (!reservation) throw new ApiError('resource_missing', `No such reservation: '${id}'.`, { param: 'reservation_id' });
-    if (!settled) {
-      const refusal = settlementRefusal(reservation, settlement);
-      if (refusal) throw refusal;
-    }
+    const refusal = settlementRefusal(reservation, settlement);
+    if (refusal) throw refusal;
     const tier = await new TierRepository(this.prisma).findById(tenant, reservation.event_id, reservation.tier_id);
     if (!tier) throw new Error(`reservation ${id} names tier ${reservation.tier_id}, which its tenant does not have`);
     return { reservation, tier };

@@ -18,13 +18,13 @@ export interface IssuedTickets {
 const isRefusal = (error: unknown): error is ApiError => error instanceof ApiError && error.status < 500;
 
 /**
- * Takes a recorded issuance as far as it can go (decision 0030): reserve its units in catalog
- * under its id, commit them, then in one local transaction mark it issued, create its tickets
- * and publish `ticket.issued`. Every step is idempotent, so this runs again safely after a
- * crash at any point, from a client's retry or the re-driver, even concurrently: only the
- * driver that moves the issuance out of pending writes its tickets. An issuance already issued
- * answers its tickets; one refused throws its refusal again; an unknown outcome (catalog
- * unreachable) leaves it pending and throws.
+ * Takes a recorded issuance as far as it can go (decision 0030). Its units were held in catalog
+ * under its id before it was recorded; this commits them, then in one local transaction marks it
+ * issued, creates its tickets and publishes `ticket.issued`. Every step is idempotent, so this
+ * runs again safely after a crash at any point, from a client's retry or the re-driver, even
+ * concurrently: only the driver that moves the issuance out of pending writes its tickets. An
+ * issuance already issued answers its tickets; one refused (its hold expired before the commit)
+ * throws its refusal again; an unknown outcome (catalog unreachable) leaves it pending and throws.
  */
 export class DriveIssuanceUseCase {
   /** `prisma` must not record idempotent writes: the issuance's own record was made when it was created. */
@@ -42,13 +42,13 @@ export class DriveIssuanceUseCase {
       case 'refused':
         throw refusalError(issuance.refusal!);
       case 'pending':
-        return this.drivePending(claims, tenant, issuance);
+        return this.finish(claims, tenant, issuance);
     }
   }
 
-  private async drivePending(claims: InternalClaims, tenant: Tenant, issuance: TicketingIssuance): Promise<IssuedTickets> {
+  /** Drives an issuance the caller knows to be pending (it has just recorded it), without reading it again. */
+  async finish(claims: InternalClaims, tenant: Tenant, issuance: TicketingIssuance): Promise<IssuedTickets> {
     try {
-      await this.catalog.reserve(claims, issuance);
       await this.catalog.commit(claims, issuance.id);
     } catch (error) {
       if (!isRefusal(error)) throw error;
@@ -56,9 +56,9 @@ export class DriveIssuanceUseCase {
       // Refused just now, or settled by another driver meanwhile: the record says which.
       return this.execute(claims, tenant, issuance.id);
     }
-    await this.prisma.$transaction(async (tx) => {
-      if (!(await new IssuanceRepository(tx).settle(tenant, issuance.id, { status: 'issued' }))) return;
-      const ticketIds = await new TicketRepository(tx).createFor(tenant, issuance);
+    const issued = await this.prisma.$transaction(async (tx) => {
+      if (!(await new IssuanceRepository(tx).settle(tenant, issuance.id, { status: 'issued' }))) return null;
+      const tickets = await new TicketRepository(tx).createFor(tenant, issuance);
       await enqueueEvent(tx, {
         topic: TICKETING_TICKET_TOPIC,
         type: 'ticket.issued',
@@ -69,13 +69,15 @@ export class DriveIssuanceUseCase {
           tier_id: issuance.tier_id,
           issuance_id: issuance.id,
           customer_id: issuance.customer_id,
-          ticket_ids: ticketIds,
+          ticket_ids: tickets.map((ticket) => ticket.id),
           amount: issuance.amount,
           currency: issuance.currency,
           kind: issuance.kind,
         },
       });
+      return { issuance: { ...issuance, status: 'issued' as const }, tickets };
     });
-    return this.execute(claims, tenant, issuance.id);
+    // Another driver issued it first: its tickets are the issuance's.
+    return issued ?? this.execute(claims, tenant, issuance.id);
   }
 }

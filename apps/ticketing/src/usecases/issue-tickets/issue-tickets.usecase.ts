@@ -1,7 +1,8 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
-import type { CatalogInventory } from '../../catalog/catalog-inventory';
+import type { Logger } from '@ticketing/observability';
+import type { CatalogInventory, OrderQuote } from '../../catalog/catalog-inventory';
 import type { PrismaClient, TicketingDb } from '../../db';
 import type { TicketingCustomer } from '../../domain/customer';
 import { assertPaidInFull, validSaleRequest, type SaleCommand, type SaleRequest, type TicketingIssuance } from '../../domain/issuance';
@@ -9,39 +10,72 @@ import { CustomerRepository } from '../../repositories/customer.repository';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
 
+/** A call's outcome, kept to be thrown later rather than at once. */
+type Outcome<T> = { value: T } | { error: unknown };
+const outcomeOf = <T>(promise: Promise<T>): Promise<Outcome<T>> => promise.then((value) => ({ value }), (error: unknown) => ({ error }));
+
 /**
- * Sells tickets paid elsewhere (decision 0030). One transaction records the issuance as
- * pending, after checking the payment against catalog's quote and finding or creating the
- * customer; under an Idempotency-Key that transaction is the recorded write, so a retry skips
- * it and gets the same issuance. Then the issuance is driven: units reserved and committed in
- * catalog, tickets created. A retry of a call cut off midway finishes the same issuance.
+ * Sells tickets paid elsewhere (decision 0030), in this order:
+ *
+ * 1. Hold the units in catalog under a new issuance id. A sold-out tier refuses here, having cost
+ *    one catalog call and nothing in ticketing: the cheap path of an on-sale rush.
+ * 2. Price the order (catalog's quote) and check the payment against it.
+ * 3. One transaction records the customer (found by email or created) and the issuance as
+ *    pending. Under an Idempotency-Key it is the recorded write: a retry replays it and gets the
+ *    first call's issuance, whatever steps 1 and 2 answer now (their outcomes are thrown only
+ *    inside it), and the units the retry held are given back.
+ * 4. Drive the issuance: commit the units, create the tickets.
+ *
+ * A failure after step 1 gives the held units back; if that fails too, they return when the hold
+ * expires (a minute). A crash after step 3 leaves a pending issuance that the re-driver finishes.
  */
 export class IssueTicketsUseCase {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly catalog: CatalogInventory,
     private readonly drive: DriveIssuanceUseCase,
+    private readonly logger: Logger,
+    /** Whether this call runs under an Idempotency-Key, so an earlier call may have recorded its issuance. */
+    private readonly mayReplay: () => boolean,
   ) {}
 
   async execute(claims: InternalClaims, tenant: Tenant, command: SaleCommand): Promise<IssuedTickets> {
     const request = validSaleRequest(command);
-    const issuance = await this.prisma.$transaction((tx) => this.recordPending(tx, claims, tenant, request));
+    const id = newId('iss');
+    const held = await outcomeOf(this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: 'sale' }));
+    // With no earlier call to replay, a refusal (sold out) ends here, without touching the database.
+    if ('error' in held && !this.mayReplay()) throw held.error;
+    const quoted = 'error' in held ? held : await outcomeOf(this.quoteFor(claims, tenant, request));
+    let issuance: TicketingIssuance;
+    try {
+      issuance = await this.prisma.$transaction((tx) => this.recordPending(tx, tenant, request, id, held, quoted));
+    } catch (error) {
+      if ('value' in held) await this.giveBack(claims, id);
+      throw error;
+    }
+    if (issuance.id === id) return this.drive.finish(claims, tenant, issuance);
+    // A replay: the issuance is an earlier call's, and the units this call held are not needed.
+    if ('value' in held) await this.giveBack(claims, id);
     return this.drive.execute(claims, tenant, issuance.id);
   }
 
-  /**
-   * Holds the transaction across catalog's quote: the quote must be checked only when the
-   * issuance is first recorded, never on a retry that replays it (prices may have moved since).
-   */
-  private async recordPending(tx: TicketingDb, claims: InternalClaims, tenant: Tenant, request: SaleRequest): Promise<TicketingIssuance> {
+  private async quoteFor(claims: InternalClaims, tenant: Tenant, request: SaleRequest): Promise<OrderQuote> {
+    const choice = request.customer;
+    const known = 'customer_id' in choice ? choice.customer_id : (await new CustomerRepository(this.prisma).findByEmail(tenant, choice.details.email))?.id;
+    return this.catalog.quote(claims, { event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, customer_id: known ?? '' });
+  }
+
+  /** Runs only when no earlier call recorded this write; then the hold and the quote must both have succeeded. */
+  private async recordPending(tx: TicketingDb, tenant: Tenant, request: SaleRequest, id: string, held: Outcome<void>, quoted: Outcome<OrderQuote>): Promise<TicketingIssuance> {
+    if ('error' in held) throw held.error;
+    if ('error' in quoted) throw quoted.error;
+    const quote = quoted.value;
+    assertPaidInFull(request.payment, quote);
     const customers = new CustomerRepository(tx);
     const choice = request.customer;
-    // A customer created here is rolled back with the rest if the payment does not match.
     const customer = 'customer_id' in choice ? await this.existingCustomer(customers, tenant, choice.customer_id) : await customers.findOrCreate(tenant, choice.details);
-    const quote = await this.catalog.quote(claims, { event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, customer_id: customer.id });
-    assertPaidInFull(request.payment, quote);
     return new IssuanceRepository(tx).createPending(tenant, {
-      id: newId('iss'),
+      id,
       event_id: request.event_id,
       tier_id: request.tier_id,
       customer_id: customer.id,
@@ -59,5 +93,10 @@ export class IssueTicketsUseCase {
     const customer = await customers.findById(tenant, id);
     if (!customer) throw ApiError.resourceMissing('customer', id, 'customer_id');
     return customer;
+  }
+
+  /** Best effort: units not given back now return when their hold expires. */
+  private async giveBack(claims: InternalClaims, id: string): Promise<void> {
+    await this.catalog.release(claims, id).catch((error: unknown) => this.logger.warn({ err: error, issuance_id: id }, 'held units not given back; they return when the hold expires'));
   }
 }

@@ -1,0 +1,136 @@
+/**
+ * On-sale benchmark: autocannon sends issuance requests (POST /v1/events/{id}/tickets, one ticket
+ * each) at a fixed concurrency for a tier of `capacity`, 20 % more requests than the capacity,
+ * through the whole system (gateway → ticketing → catalog → PostgreSQL). It prints tickets
+ * issued per second, p50 and p99 latency, how the requests ended, and the CPU milliseconds per
+ * issued ticket of every process; then checks that exactly the capacity was sold. In the same
+ * run, pgbench measures PostgreSQL's own rate for the single-row conditional update every sale
+ * rests on (`UPDATE … SET held = held + 1 WHERE held + sold + 1 <= capacity`, one row, the same
+ * concurrency), the baseline the issuance rate is compared with. Last, one JSON line:
+ *
+ *   {"issued":…,"capacity":…,"issued_per_s":…,"pgbench_tps":…,"ratio":…,"p99_ms":…}
+ *
+ *   npm run bench:onsale [-- --capacity 2000 --connections 50 --cpu-prof]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { DEFAULT_POSTGRES_URL } from '@ticketing/config';
+import { databaseUrl, ensureDatabase } from '@ticketing/db';
+import { as, createAccount } from '../../e2e/support/api';
+import { benchDir, startBenchSystem } from '../support/bench-system';
+import { cpuSpent, snapshotCpu } from '../support/process-usage';
+
+const PRICE = 2500;
+const PGBENCH_SECONDS = 10;
+
+interface Options {
+  capacity: number;
+  connections: number;
+}
+
+/** pgbench's transactions per second for the hot-row conditional update, on a table of its own. */
+async function pgbenchTps(connections: number): Promise<number> {
+  const adminUrl = process.env.POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
+  await ensureDatabase(adminUrl, 'ticketing_bench');
+  const url = databaseUrl(adminUrl, 'ticketing_bench');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('DROP TABLE IF EXISTS bench_tiers');
+    await client.query('CREATE TABLE bench_tiers (id int PRIMARY KEY, capacity int NOT NULL, held int NOT NULL, sold int NOT NULL)');
+    await client.query('INSERT INTO bench_tiers VALUES (1, 2000000000, 0, 0)');
+  } finally {
+    await client.end();
+  }
+  const script = path.join(benchDir, 'onsale-pgbench.sql');
+  mkdirSync(benchDir, { recursive: true });
+  writeFileSync(script, 'UPDATE bench_tiers SET held = held + 1 WHERE id = 1 AND held + sold + 1 <= capacity;\n');
+  const output = execFileSync('pgbench', ['-n', '-c', String(connections), '-j', '2', '-T', String(PGBENCH_SECONDS), '-f', script, url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output)?.[1];
+  if (!tps) throw new Error(`pgbench printed no tps:\n${output}`);
+  return Number(tps);
+}
+
+/** How many tickets the event has, counted page by page through the API. */
+async function ticketsListed(api: ReturnType<typeof as>, eventId: string): Promise<number> {
+  let count = 0;
+  let cursor = '';
+  for (;;) {
+    const page = await api.get(`/v1/tickets?event_id=${eventId}&limit=100${cursor ? `&starting_after=${cursor}` : ''}`);
+    count += page.body.data.length;
+    if (!page.body.has_more) return count;
+    cursor = page.body.data.at(-1).id;
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { capacity: { type: 'string', default: '2000' }, connections: { type: 'string', default: '50' }, 'cpu-prof': { type: 'boolean', default: false } },
+  });
+  const options: Options = { capacity: Number(values.capacity), connections: Number(values.connections) };
+  const system = await startBenchSystem({ cpuProfile: values['cpu-prof'] });
+  try {
+    const { secret_key: key } = await createAccount('bench');
+    const api = as(key, system.gateway);
+    const event = await api.post('/v1/events', { name: 'Bench on-sale', starts_at: '2027-01-01T20:00:00Z', currency: 'EUR' });
+    const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: options.capacity });
+    await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
+
+    const requests = Math.ceil(options.capacity * 1.2);
+    console.log(`autocannon: ${requests} issuance requests of 1 ticket, ${options.connections} connections, tier capacity ${options.capacity}`);
+    const body = JSON.stringify({ tier_id: tier.body.id, quantity: 1, customer: { email: 'fan@example.com' }, payment: { type: 'external', reference: 'bench', amount: PRICE } });
+    const before = snapshotCpu(system.processGroups);
+    const started = performance.now();
+    const result = await autocannon({
+      url: `${system.gateway}/v1/events/${event.body.id}/tickets`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+      connections: options.connections,
+      amount: requests,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const spent = cpuSpent(before, snapshotCpu(system.processGroups));
+
+    const counters = (await api.get(`/v1/events/${event.body.id}/tiers`)).body.data[0];
+    const issued = await ticketsListed(api, event.body.id);
+    const tps = await pgbenchTps(options.connections);
+    const issuedPerSecond = issued / seconds;
+
+    console.log(`\nissued ${issued} of ${options.capacity} in ${seconds.toFixed(1)} s: ${issuedPerSecond.toFixed(0)} tickets/s`);
+    console.log(`responses: ${result['2xx']} 2xx, ${result['4xx']} 4xx (sold out), ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    console.log(`latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
+    console.log(`tier after: capacity ${counters.capacity}, held ${counters.held}, sold ${counters.sold}`);
+    console.log(`pgbench, the same conditional update on one row, ${options.connections} clients: ${tps.toFixed(0)} tps; ratio ${(issuedPerSecond / tps).toFixed(3)}`);
+    console.log('\nCPU ms per issued ticket, by process');
+    for (const [name, ms] of spent) console.log(`${name.padEnd(28)}${(issued > 0 ? ms / issued : 0).toFixed(3).padStart(10)}`);
+    if (issued !== options.capacity || counters.sold !== options.capacity || counters.held !== 0) {
+      throw new Error(`expected exactly ${options.capacity} sold and none held; got ${issued} tickets, sold ${counters.sold}, held ${counters.held}`);
+    }
+    const round = (value: number, digits: number) => Number(value.toFixed(digits));
+    console.log(
+      JSON.stringify({
+        issued,
+        capacity: options.capacity,
+        issued_per_s: round(issuedPerSecond, 1),
+        pgbench_tps: round(tps, 0),
+        ratio: round(issuedPerSecond / tps, 3),
+        p99_ms: result.latency.p99,
+      }),
+    );
+  } finally {
+    await system.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);
