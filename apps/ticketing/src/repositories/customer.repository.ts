@@ -24,11 +24,19 @@ export class CustomerRepository {
    * creation of the same email waits on the unique index, then finds the row it committed.
    */
   async findOrCreate(tenant: Tenant, details: CustomerDetails): Promise<TicketingCustomer> {
-    const created = await this.create(tenant, details);
-    if (created) return created;
-    const existing = await this.findByEmail(tenant, details.email);
-    if (!existing) throw new Error(`customer email ${details.email} conflicted, yet no customer has it`);
-    return existing;
+    // One statement finds or creates; only a creation racing this one, committed after the
+    // statement's snapshot, leaves both halves empty, and a second look then finds it.
+    const rows = await this.db.$queryRaw<TicketingCustomer[]>`
+      WITH created AS (
+        INSERT INTO customers (id, account_id, mode, email, name) VALUES (${newId('cus')}, ${tenant.accountId}, ${tenant.mode}, ${details.email}, ${details.name})
+        ON CONFLICT (account_id, mode, email) DO NOTHING
+        RETURNING id, mode, email, name, created_at, updated_at)
+      SELECT * FROM created
+      UNION ALL
+      SELECT id, mode, email, name, created_at, updated_at FROM customers WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND email = ${details.email}`;
+    const customer = rows[0] ?? (await this.findByEmail(tenant, details.email));
+    if (!customer) throw new Error(`customer email ${details.email} conflicted, yet no customer has it`);
+    return customer;
   }
 
   findById(tenant: Tenant, id: string): Promise<TicketingCustomer | null> {

@@ -47,20 +47,24 @@ export class QuoteOrderUseCase {
     const discountCode = normalizedCode(command.discount_code);
     const at = this.clock();
 
-    const currency = await new EventRepository(this.prisma).currencyOf(tenant, eventId);
-    if (currency === null) throw ApiError.resourceMissing('event', eventId, 'event_id');
-    const lines = await this.linesOf(tenant, eventId, items);
-    const candidates = await this.candidates(tenant, discountCode, customerId, at);
+    const [{ lines, currency }, candidates] = await Promise.all([this.linesOf(tenant, eventId, items), this.candidates(tenant, discountCode, customerId, at)]);
     return { ...quoteOrder({ currency, lines, discountCode, customerId, segmentIds, at }, candidates), event_id: eventId, currency, quoted_at: at };
   }
 
-  private async linesOf(tenant: Tenant, eventId: string, items: QuoteItem[]): Promise<OrderLine[]> {
+  /** The order's lines at the tiers' prices, and the event's currency, which every tier carries. */
+  private async linesOf(tenant: Tenant, eventId: string, items: QuoteItem[]): Promise<{ lines: OrderLine[]; currency: string }> {
     const tiers = await new TierRepository(this.prisma).findByIds(tenant, items.map((item) => item.tier_id));
-    return items.map((item, index) => {
+    const lines: OrderLine[] = [];
+    for (const [index, item] of items.entries()) {
       const tier = tiers.get(item.tier_id);
-      if (!tier || tier.event_id !== eventId) throw ApiError.resourceMissing(`tier of event ${eventId}`, item.tier_id, `items[${index}].tier_id`);
-      return { tier_id: tier.id, event_id: eventId, quantity: item.quantity, unit_price: tier.price };
-    });
+      if (!tier || tier.event_id !== eventId) {
+        // Name the event when it is the event that is missing, not only its tier.
+        if (!(await new EventRepository(this.prisma).exists(tenant, eventId))) throw ApiError.resourceMissing('event', eventId, 'event_id');
+        throw ApiError.resourceMissing(`tier of event ${eventId}`, item.tier_id, `items[${index}].tier_id`);
+      }
+      lines.push({ tier_id: tier.id, event_id: eventId, quantity: item.quantity, unit_price: tier.price });
+    }
+    return { lines, currency: tiers.get(items[0]!.tier_id)!.currency };
   }
 
   /** The discount the code names, if any, and every automatic discount that could apply now. */
@@ -69,6 +73,7 @@ export class QuoteOrderUseCase {
     const byCode = code === null ? null : await discounts.findByCode(tenant, code);
     if (code !== null && byCode === null) throw ApiError.resourceMissing('discount code', code, 'discount_code');
     const all = [...(byCode ? [byCode] : []), ...(await discounts.findAutomatic(tenant, at))];
+    if (all.length === 0) return [];
     const ids = all.map((discount) => discount.id);
     const [conditions, customerCounts] = await Promise.all([
       new DiscountTriggerRepository(this.prisma).conditionsOf(tenant, ids),
