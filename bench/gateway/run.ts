@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { RunningService } from '../../tools/system/launch';
 import { as, createAccount } from '../../e2e/support/api';
-import { startBenchSystem, type BenchSystem } from '../support/bench-system';
+import { runBenchmark, startBenchSystem, type BenchSystem } from '../support/bench-system';
 import { cpuSpent, residentMegabytes, snapshotCpu, type ProcessGroup } from '../support/process-usage';
 
 interface Figures {
@@ -181,10 +181,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

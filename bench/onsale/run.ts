@@ -21,7 +21,7 @@ import pg from 'pg';
 import { DEFAULT_POSTGRES_URL } from '@ticketing/config';
 import { databaseUrl, ensureDatabase } from '@ticketing/db';
 import { as, createAccount } from '../../e2e/support/api';
-import { benchDir, startBenchSystem } from '../support/bench-system';
+import { benchDir, runBenchmark, startBenchSystem } from '../support/bench-system';
 import { cpuSpent, snapshotCpu } from '../support/process-usage';
 
 const PRICE = 2500;
@@ -127,10 +127,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

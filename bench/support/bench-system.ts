@@ -50,3 +50,14 @@ export async function startBenchSystem({ cpuProfile }: { cpuProfile: boolean }):
     },
   };
 }
+
+/** Runs a benchmark's main: exit 0 when it finishes, 1 with its message when it throws. */
+export function runBenchmark(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}

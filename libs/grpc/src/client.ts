@@ -17,8 +17,8 @@ export function createGrpcClient<TClient>(Client: ClientConstructor<TClient>, ad
   return new Client(address, credentials.createInsecure(), RECONNECT_BACKOFF);
 }
 
-/** The full-arity overload every ts-proto grpc-js client method has. */
-type UnaryMethod<TRequest, TResponse> = (
+/** The full-arity overload every ts-proto grpc-js client method has (the last one, which inference sees). */
+export type UnaryMethod<TRequest, TResponse> = (
   request: TRequest,
   metadata: Metadata,
   options: Partial<CallOptions>,

@@ -1,18 +1,9 @@
-import type { CallOptions, ClientUnaryCall, Metadata, ServiceError } from '@grpc/grpc-js';
 import type { InternalClaims } from '@ticketing/auth';
-import { callUnary, type CallerOptions } from './client';
-
-/** The full-arity overload of a generated client method (the last one, which inference sees). */
-type UnaryRpc<TRequest, TResponse> = (
-  request: TRequest,
-  metadata: Metadata,
-  options: Partial<CallOptions>,
-  callback: (error: ServiceError | null, response: TResponse) => void,
-) => ClientUnaryCall;
+import { callUnary, type CallerOptions, type UnaryMethod } from './client';
 
 /** A client's RPCs as plain async functions: `services.events.getEvent({ id })`. */
 export type ServiceCalls<TClient> = {
-  [K in keyof TClient as TClient[K] extends UnaryRpc<infer _Req, infer _Res> ? K : never]: TClient[K] extends UnaryRpc<infer Req, infer Res>
+  [K in keyof TClient as TClient[K] extends UnaryMethod<infer _Req, infer _Res> ? K : never]: TClient[K] extends UnaryMethod<infer Req, infer Res>
     ? (request: Req) => Promise<Res>
     : never;
 };
@@ -21,7 +12,7 @@ export type ServiceCalls<TClient> = {
 export function serviceCalls<TClient extends object>(client: TClient, claims: InternalClaims, options: CallerOptions): ServiceCalls<TClient> {
   return new Proxy({} as ServiceCalls<TClient>, {
     get: (_target, rpc) => {
-      const method = Reflect.get(client, rpc) as UnaryRpc<unknown, unknown>;
+      const method = Reflect.get(client, rpc) as UnaryMethod<unknown, unknown>;
       return (request: unknown) => callUnary(method.bind(client), request, claims, options);
     },
   });
