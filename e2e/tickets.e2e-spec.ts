@@ -144,6 +144,28 @@ describe('tickets through the gateway', () => {
     expect(new Set(listed.ids).size).toBe(100);
   }, 120_000);
 
+  it('adds comps to the guest list: free, outside the sales limits, never past capacity', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api, { capacity: 3, max_per_order: 1, sales_start_at: '2020-01-01T00:00:00Z', sales_end_at: '2020-02-01T00:00:00Z' });
+    const comp = await api.post(`/v1/events/${eventId}/comps`, { tier_id: tierId, quantity: 2, customer: { email: 'guest@example.com', name: 'Sam Guest' }, reason: 'Artist guest list' });
+    expect(comp.status).toBe(200);
+    expect(comp.body).toMatchObject({ id: expect.stringMatching(/^iss_/), object: 'comp', livemode: false, event_id: eventId, tier_id: tierId, quantity: 2, reason: 'Artist guest list' });
+    expect(comp.body.tickets.map((ticket: { price: number; status: string }) => [ticket.price, ticket.status])).toEqual([
+      [0, 'valid'],
+      [0, 'valid'],
+    ]);
+    const one = await api.post(`/v1/events/${eventId}/comps`, { tier_id: tierId, customer_id: comp.body.customer, reason: 'Plus one' });
+    expect(one.body).toMatchObject({ quantity: 1, customer: comp.body.customer });
+    const full = await api.post(`/v1/events/${eventId}/comps`, { tier_id: tierId, customer: { email: 'late@example.com' }, reason: 'Too late' });
+    expect(full.status).toBe(409);
+    expect(full.body.error.code).toBe('sold_out');
+    expect((await api.post(`/v1/events/${eventId}/comps`, { tier_id: tierId, customer: { email: 'x@example.com' } })).body.error).toMatchObject({ code: 'parameter_missing', param: 'reason' });
+    const guestList = await api.get(`/v1/events/${eventId}/comps`);
+    expect(guestList.body).toMatchObject({ object: 'list', has_more: false });
+    expect(ids(guestList.body)).toEqual([one.body.id, comp.body.id]);
+    expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ held: 0, sold: 3, available: 0 });
+  });
+
   it('refuses an issuance without the tickets:issue scope, and reads need tickets:read', async () => {
     const admin = as((await createAccount()).secret_key);
     const minted = await admin.post('/v1/account/keys', { label: 'reader', scopes: ['tickets:read'] });

@@ -306,8 +306,8 @@ describe('operations', () => {
   });
 
   it('answers 501 for an operation not built yet, only once the key and scope checks pass', async () => {
-    expectEnvelope(await call('GET', '/v1/events/evt_1/comps', { key: secretKey('events:read') }), 403, 'forbidden');
-    const response = await call('GET', '/v1/events/evt_1/comps', { key: secretKey('tickets:read') });
+    expectEnvelope(await call('POST', '/v1/tickets/tkt_1/delivery_link', { key: secretKey('events:read') }), 403, 'forbidden');
+    const response = await call('POST', '/v1/tickets/tkt_1/delivery_link', { key: secretKey('tickets:read') });
     expectEnvelope(response, 501, 'not_implemented');
     expect(response.body.error.message).toBe('This operation is not available yet.');
   });

@@ -182,7 +182,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     }
     const flaky = new LostCommitReply(catalogClients, options);
     const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky), logger, () => false);
-    await expect(issueWithLostReply.execute(claims, tenantOf(claims), saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'service_unavailable' });
+    await expect(issueWithLostReply.sell(claims, tenantOf(claims), saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'service_unavailable' });
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);
 
@@ -213,6 +213,36 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const liveTwin: InternalClaims = { ...claims, tenant: { account_id: claims.tenant!.account_id, mode: 'live' } };
     await expect(callUnary(tickets.getTicket.bind(tickets), { id: b.tickets[0]!.id }, liveTwin, options)).rejects.toMatchObject({ code: 'resource_missing' });
     expect(await callUnary(tickets.getTicket.bind(tickets), { id: b.tickets[0]!.id }, claims, options)).toEqual(b.tickets[0]);
+  });
+
+  it('issues comps at price 0 with their reason, counted against capacity, and lists them as the guest list', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims, { capacity: 3 });
+    const compRequest = (fields: Partial<ticketingV1.IssueCompsRequest> = {}): ticketingV1.IssueCompsRequest => ({
+      event_id: eventId,
+      tier_id: tierId,
+      quantity: 0,
+      customer: { reference: { $case: 'details', value: { email: 'guest@example.com', name: 'Sam' } } },
+      reason: 'Artist guest list',
+      ...fields,
+    });
+    const comp = (request: ticketingV1.IssueCompsRequest) => callUnary(tickets.issueComps.bind(tickets), request, claims, options);
+    const one = await comp(compRequest());
+    expect(one).toMatchObject({ event_id: eventId, tier_id: tierId, quantity: 1, reason: 'Artist guest list', livemode: false });
+    expect(one.tickets).toEqual([expect.objectContaining({ price: 0, currency: 'EUR', status: 'valid', issuance_id: one.id })]);
+    const two = await comp(compRequest({ quantity: 2, reason: 'Press' }));
+    await expect(comp(compRequest())).rejects.toMatchObject({ code: 'sold_out' });
+    await expect(comp(compRequest({ reason: ' ' }))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'reason' });
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 3 });
+
+    await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'o', amount: 2500 } })).catch(() => undefined);
+    const guestList = await callUnary(tickets.listComps.bind(tickets), { event_id: eventId, page: { limit: 1, starting_after: '' } }, claims, options);
+    expect(guestList.data.map((entry) => entry.id)).toEqual([two.id]);
+    expect(guestList.has_more).toBe(true);
+    const next = await callUnary(tickets.listComps.bind(tickets), { event_id: eventId, page: { limit: 10, starting_after: two.id } }, claims, options);
+    expect(next).toEqual({ data: [one], has_more: false });
+    const elsewhere = await callUnary(tickets.listComps.bind(tickets), { event_id: eventId, page: { limit: 10, starting_after: '' } }, tenant(), options);
+    expect(elsewhere.data).toEqual([]);
   });
 
   it('creates customers once per email, case-insensitively', async () => {

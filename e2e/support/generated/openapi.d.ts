@@ -627,16 +627,12 @@ export interface paths {
         /**
          * List an event's complimentary tickets (guest list)
          * @description Needs a secret key with scope `tickets:read`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["listComps"];
         put?: never;
         /**
-         * Add a complimentary ticket to the guest list
+         * Add complimentary tickets to the guest list
          * @description Needs a secret key with scope `tickets:issue`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["createComp"];
         delete?: never;
@@ -2424,6 +2420,58 @@ export interface components {
             object: "ticket_issuance";
             /** @description true in live mode, false in test mode. */
             livemode: boolean;
+            tickets: components["schemas"]["Ticket"][];
+        };
+        /**
+         * @example {
+         *       "id": "iss_01JD3WD7G9J1L3N5Q7S9U1W3Y4",
+         *       "object": "comp",
+         *       "livemode": false,
+         *       "event_id": "evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST",
+         *       "tier_id": "tier_01JD3WB5C7E9G1J3L5N7Q9S1U3",
+         *       "customer": "cus_01JD3WC1E3G5J7L9N1Q3S5U7W9",
+         *       "quantity": 1,
+         *       "reason": "Artist guest list",
+         *       "tickets": [
+         *         {
+         *           "id": "tkt_01JD3WD7G9J1L3N5Q7S9U1W3Y5",
+         *           "object": "ticket",
+         *           "livemode": false,
+         *           "event_id": "evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST",
+         *           "tier_id": "tier_01JD3WB5C7E9G1J3L5N7Q9S1U3",
+         *           "customer": "cus_01JD3WC1E3G5J7L9N1Q3S5U7W9",
+         *           "issuance_id": "iss_01JD3WD7G9J1L3N5Q7S9U1W3Y4",
+         *           "status": "valid",
+         *           "price": 0,
+         *           "currency": "EUR",
+         *           "created_at": "2027-03-01T10:00:02.000Z",
+         *           "updated_at": "2027-03-01T10:00:02.000Z"
+         *         }
+         *       ],
+         *       "created_at": "2027-03-01T10:00:02.000Z"
+         *     }
+         */
+        Comp: {
+            id: string;
+            /** @enum {string} */
+            object: "comp";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            event_id: string;
+            tier_id: string;
+            /** @description The guest: a customer id. */
+            customer: string;
+            /** @example 2 */
+            quantity: number;
+            /** @example Artist guest list */
+            reason: string;
+            /** @description The complimentary tickets, price 0. */
             tickets: components["schemas"]["Ticket"][];
         };
         /**
@@ -7380,24 +7428,23 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Items on this page, newest first. */
-                        data: ({
-                            id: string;
-                            /** @enum {string} */
-                            object: "comp";
-                            /** @description true in live mode, false in test mode. */
-                            livemode: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC date-time.
-                             * @example 2027-07-01T20:00:00.000Z
-                             */
-                            created_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        data: components["schemas"]["Comp"][];
                         /** @description true if more items exist after this page. */
                         has_more: boolean;
                     };
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -7426,6 +7473,19 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -7438,19 +7498,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -7480,7 +7527,45 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example tier_01JD3W9ZQ4X8V5K2M7N6P1R0ST */
+                    tier_id: string;
+                    /**
+                     * @description Defaults to 1. Counts against the tier’s capacity; its per-order limits and sales window do not apply.
+                     * @example 2
+                     */
+                    quantity?: number;
+                    /**
+                     * @description The holder, found by email or created. Give this or customer_id.
+                     * @example {
+                     *       "email": "ann@example.com",
+                     *       "name": "Ann Lee"
+                     *     }
+                     */
+                    customer?: {
+                        /**
+                         * Format: email
+                         * @example ann@example.com
+                         */
+                        email: string;
+                        /** @example Ann Lee */
+                        name?: string;
+                    };
+                    /**
+                     * @description An existing customer as the holder. Give this or customer.
+                     * @example cus_01JD3W9ZQ4X8V5K2M7N6P1R0ST
+                     */
+                    customer_id?: string;
+                    /**
+                     * @description Why the tickets are free, kept on the guest list.
+                     * @example Artist guest list
+                     */
+                    reason: string;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -7493,21 +7578,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "comp";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Comp"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`, `resource_missing`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -7538,6 +7623,62 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -7551,20 +7692,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */

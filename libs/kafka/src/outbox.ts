@@ -26,11 +26,23 @@ export interface OutgoingEvent<TTopic extends TopicDefinition, TType extends Eve
   data: PayloadsOf<TTopic>[TType];
 }
 
-/** Writes the event in the caller's transaction, stamped with the request being served (if any). */
-export async function enqueueEvent<TTopic extends TopicDefinition, TType extends EventTypeOf<TTopic>>(
-  tx: RawSqlExecutor,
+/** An `outbox_messages` row: the event in its envelope, keyed for Kafka. */
+export interface OutboxRow<TEnvelope> {
+  id: string;
+  topic: string;
+  messageKey: string;
+  envelope: TEnvelope;
+  /** The envelope as the `payload` column's JSON text. */
+  payload: string;
+}
+
+/**
+ * The row that enqueues `event`, stamped with the request being served (if any), for a caller
+ * that writes it in a statement of its own (one that changes its state and enqueues at once).
+ */
+export function outboxRow<TTopic extends TopicDefinition, TType extends EventTypeOf<TTopic>>(
   event: OutgoingEvent<TTopic, TType>,
-): Promise<DomainEventEnvelope<TType, PayloadsOf<TTopic>[TType]>> {
+): OutboxRow<DomainEventEnvelope<TType, PayloadsOf<TTopic>[TType]>> {
   const envelope: DomainEventEnvelope<TType, PayloadsOf<TTopic>[TType]> = {
     id: newId('msg'),
     type: event.type,
@@ -40,7 +52,15 @@ export async function enqueueEvent<TTopic extends TopicDefinition, TType extends
     request_id: currentRequestId(),
     data: event.data,
   };
-  await tx.$executeRaw`INSERT INTO outbox_messages (id, topic, message_key, payload)
-    VALUES (${envelope.id}, ${event.topic.name}, ${event.aggregateId}, ${JSON.stringify(envelope)}::jsonb)`;
-  return envelope;
+  return { id: envelope.id, topic: event.topic.name, messageKey: event.aggregateId, envelope, payload: JSON.stringify(envelope) };
+}
+
+/** Writes the event in the caller's transaction, stamped with the request being served (if any). */
+export async function enqueueEvent<TTopic extends TopicDefinition, TType extends EventTypeOf<TTopic>>(
+  tx: RawSqlExecutor,
+  event: OutgoingEvent<TTopic, TType>,
+): Promise<DomainEventEnvelope<TType, PayloadsOf<TTopic>[TType]>> {
+  const row = outboxRow(event);
+  await tx.$executeRaw`INSERT INTO outbox_messages (id, topic, message_key, payload) VALUES (${row.id}, ${row.topic}, ${row.messageKey}, ${row.payload}::jsonb)`;
+  return row.envelope;
 }

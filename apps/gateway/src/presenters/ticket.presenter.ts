@@ -68,3 +68,44 @@ export function presentTicket(ticket: ticketingV1.Ticket): z.output<typeof ticke
 export function presentTicketIssuance(issued: ticketingV1.IssuedTickets, livemode: boolean): z.output<typeof ticketIssuanceResource> {
   return { id: issued.issuance_id, object: 'ticket_issuance', livemode, tickets: issued.tickets.map(presentTicket) };
 }
+
+export const compResource = z
+  .object({
+    ...resourceFields('comp'),
+    event_id: z.string(),
+    tier_id: z.string(),
+    customer: z.string().meta({ description: 'The guest: a customer id.' }),
+    quantity: z.number().int().meta({ example: 2 }),
+    reason: z.string().meta({ example: 'Artist guest list' }),
+    tickets: z.array(ticketResource).meta({ description: 'The complimentary tickets, price 0.' }),
+  })
+  .meta({
+    id: 'Comp',
+    example: {
+      id: ticketExample.issuance_id,
+      object: 'comp',
+      livemode: false,
+      event_id: ticketExample.event_id,
+      tier_id: ticketExample.tier_id,
+      customer: ticketExample.customer,
+      quantity: 1,
+      reason: 'Artist guest list',
+      tickets: [{ ...ticketExample, price: 0 }],
+      created_at: ticketExample.created_at,
+    },
+  });
+
+export function presentComp(comp: ticketingV1.Comp): z.output<typeof compResource> {
+  return {
+    id: comp.id,
+    object: 'comp',
+    livemode: comp.livemode,
+    event_id: comp.event_id,
+    tier_id: comp.tier_id,
+    customer: comp.customer_id,
+    quantity: comp.quantity,
+    reason: comp.reason,
+    tickets: comp.tickets.map(presentTicket),
+    created_at: comp.created_at,
+  };
+}

@@ -1,9 +1,23 @@
-import { listOf, plannedResource } from '../presenters/resource.schema';
-import { listQuery } from '../validation/list-query';
+import { z } from 'zod';
+import { toListEnvelope } from '@ticketing/pagination';
+import { listOf } from '../presenters/resource.schema';
+import { compResource, presentComp } from '../presenters/ticket.presenter';
+import { text, wholeNumber } from '../validation/fields';
+import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
+import { holderFields, holderOf, requireOneHolder } from './ticket-holder';
 
 const TAG = 'Comps (guest list)';
-const comp = plannedResource('comp');
+
+const createCompBody = z
+  .strictObject({
+    tier_id: holderFields.tier_id,
+    quantity: wholeNumber(1, 100).optional().meta({ description: 'Defaults to 1. Counts against the tier’s capacity; its per-order limits and sales window do not apply.', example: 2 }),
+    ...holderFields.holder,
+    reason: text(500).meta({ description: 'Why the tickets are free, kept on the guest list.', example: 'Artist guest list' }),
+  })
+  .superRefine(requireOneHolder)
+  .meta({ example: { tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U3', quantity: 2, customer: { email: 'guest@example.com', name: 'Sam Guest' }, reason: 'Artist guest list' } });
 
 export const compsRoutes = [
   defineRoute({
@@ -14,15 +28,22 @@ export const compsRoutes = [
     tag: TAG,
     access: secretKey('tickets:read'),
     query: listQuery,
-    response: listOf(comp),
+    response: listOf(compResource),
+    handler: async ({ params, query }, { services }) => toListEnvelope(await services.tickets.listComps({ event_id: params.id, page: pageRequest(query) }), presentComp),
   }),
   defineRoute({
     operationId: 'createComp',
     method: 'post',
     path: '/v1/events/{id}/comps',
-    summary: 'Add a complimentary ticket to the guest list',
+    summary: 'Add complimentary tickets to the guest list',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    response: comp,
+    errors: ['resource_missing', 'sold_out', 'event_not_on_sale'],
+    body: createCompBody,
+    response: compResource,
+    handler: async ({ params, body }, { services }) =>
+      presentComp(
+        await services.tickets.issueComps({ event_id: params.id, tier_id: body.tier_id, quantity: body.quantity ?? 1, customer: holderOf(body), reason: body.reason }),
+      ),
   }),
 ];

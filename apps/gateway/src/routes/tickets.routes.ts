@@ -2,20 +2,19 @@ import { z } from 'zod';
 import { toListEnvelope } from '@ticketing/pagination';
 import { listOf, plannedObject, plannedResource } from '../presenters/resource.schema';
 import { presentTicket, presentTicketIssuance, TICKET_STATUSES, ticketIssuanceResource, ticketResource } from '../presenters/ticket.presenter';
-import { amount, missing, resourceId, text, wholeNumber } from '../validation/fields';
+import { amount, resourceId, text, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
-import { newCustomer } from './customers.routes';
 import { defineRoute, secretKey } from './route';
+import { holderFields, holderOf, requireOneHolder } from './ticket-holder';
 
 const TAG = 'Tickets';
 const ticket = ticketResource;
 
 const issueTicketsBody = z
   .strictObject({
-    tier_id: resourceId('tier'),
+    tier_id: holderFields.tier_id,
     quantity: wholeNumber(1, 100).meta({ description: 'Within the tier’s min_per_order and max_per_order.', example: 2 }),
-    customer: newCustomer.optional().meta({ description: 'The holder, found by email or created. Give this or customer_id.' }),
-    customer_id: resourceId('cus').optional().meta({ description: 'An existing customer as the holder. Give this or customer.' }),
+    ...holderFields.holder,
     payment: z
       .strictObject({
         type: z.literal('external', { error: 'must be external: the money was taken outside this API' }),
@@ -29,10 +28,7 @@ const issueTicketsBody = z
       .meta({ description: 'Up to 50 keys of your own, kept with the issuance.', example: { channel: 'box-office' } }),
   })
   .superRefine((body, ctx) => {
-    if (body.customer === undefined && body.customer_id === undefined) missing(ctx, 'customer', 'Missing required parameter: customer (or customer_id)');
-    if (body.customer !== undefined && body.customer_id !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['customer_id'], message: 'give customer or customer_id, not both', input: body.customer_id });
-    }
+    requireOneHolder(body, ctx);
     if (Object.keys(body.metadata ?? {}).length > 50) ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'can hold at most 50 keys', input: body.metadata });
   })
   .meta({
@@ -103,11 +99,7 @@ export const ticketsRoutes = [
           event_id: params.id,
           tier_id: body.tier_id,
           quantity: body.quantity,
-          customer: {
-            reference: body.customer_id
-              ? { $case: 'customer_id', value: body.customer_id }
-              : { $case: 'details', value: { email: body.customer!.email, name: body.customer!.name ?? '' } },
-          },
+          customer: holderOf(body),
           payment: { reference: body.payment.reference, amount: body.payment.amount },
           metadata: body.metadata ?? {},
         }),

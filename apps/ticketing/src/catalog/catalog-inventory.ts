@@ -9,6 +9,11 @@ export interface CatalogClients {
   discounts: catalogV1.DiscountServiceClient;
 }
 
+/** What a hold tells about the units: the currency their tier is priced in. */
+export interface HeldUnits {
+  currency: string;
+}
+
 export interface OrderQuote {
   /** Minor units of currency, discounts included. */
   total: number;
@@ -55,8 +60,8 @@ export class CatalogInventory {
    * Holds an issuance's units under its id, for a minute: long enough to record and commit it,
    * short enough that units a crashed call held are soon on sale again.
    */
-  async reserve(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id' | 'event_id' | 'tier_id' | 'quantity' | 'kind'>): Promise<void> {
-    await serviceCalls(this.clients.inventory, claims, this.options).reserveInventory({
+  async reserve(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id' | 'event_id' | 'tier_id' | 'quantity' | 'kind'>): Promise<HeldUnits> {
+    const reservation = await serviceCalls(this.clients.inventory, claims, this.options).reserveInventory({
       reservation_id: issuance.id,
       event_id: issuance.event_id,
       tier_id: issuance.tier_id,
@@ -64,6 +69,7 @@ export class CatalogInventory {
       kind: RESERVATION_KINDS[issuance.kind],
       ttl_seconds: ISSUANCE_HOLD_SECONDS,
     });
+    return { currency: reservation.tier!.currency };
   }
 
   /** The issuance's held units become sold; committing again answers the same. */

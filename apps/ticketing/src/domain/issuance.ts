@@ -44,45 +44,81 @@ export interface TicketingIssuance {
   created_at: Date;
 }
 
-export interface SaleRequest {
+interface OrderRequest {
   event_id: string;
   tier_id: string;
   quantity: number;
   customer: CustomerChoice;
+}
+
+export interface SaleRequest extends OrderRequest {
+  kind: 'sale';
   payment: ExternalPayment;
   metadata: Record<string, string>;
 }
 
+/** Complimentary tickets: no payment, a reason instead. */
+export interface CompRequest extends OrderRequest {
+  kind: 'comp';
+  reason: string;
+}
+
+export type IssuanceRequest = SaleRequest | CompRequest;
+
 /** Far above any real order; catalog's tier limits are the ones that usually apply. */
 export const MAX_TICKETS_PER_ISSUANCE = 100;
 const PAYMENT_REFERENCE_MAX_LENGTH = 255;
+export const COMP_REASON_MAX_LENGTH = 500;
 const METADATA_MAX_KEYS = 50;
 const METADATA_KEY_MAX_LENGTH = 40;
 const METADATA_VALUE_MAX_LENGTH = 500;
 
-export interface SaleCommand {
+interface OrderCommand {
   event_id: string;
   tier_id: string;
   quantity: number;
   customer?: { reference?: { $case: 'customer_id'; value: string } | { $case: 'details'; value: { email: string; name: string } } };
+}
+
+export interface SaleCommand extends OrderCommand {
   payment?: { reference: string; amount: number };
   metadata: Record<string, string>;
+}
+
+export interface CompCommand extends OrderCommand {
+  reason: string;
+}
+
+function validOrder(command: OrderCommand, quantity: number): OrderRequest {
+  return {
+    event_id: requiredIdParam(command.event_id, 'event_id'),
+    tier_id: requiredIdParam(command.tier_id, 'tier_id'),
+    quantity: integerInRange(quantity, 'quantity', 1, MAX_TICKETS_PER_ISSUANCE),
+    customer: validCustomerChoice(command.customer),
+  };
 }
 
 export function validSaleRequest(command: SaleCommand): SaleRequest {
   const payment = command.payment;
   if (!payment) throw new ApiError('parameter_missing', 'Missing required parameter: payment.', { param: 'payment' });
   return {
-    event_id: requiredIdParam(command.event_id, 'event_id'),
-    tier_id: requiredIdParam(command.tier_id, 'tier_id'),
-    quantity: integerInRange(command.quantity, 'quantity', 1, MAX_TICKETS_PER_ISSUANCE),
-    customer: validCustomerChoice(command.customer),
+    kind: 'sale',
+    ...validOrder(command, command.quantity),
     payment: {
       type: 'external',
       reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH),
       amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER),
     },
     metadata: validMetadata(command.metadata),
+  };
+}
+
+/** A comp's quantity may be left out (proto3's 0): one ticket. */
+export function validCompRequest(command: CompCommand): CompRequest {
+  return {
+    kind: 'comp',
+    ...validOrder(command, command.quantity === 0 ? 1 : command.quantity),
+    reason: requiredText(command.reason, 'reason', COMP_REASON_MAX_LENGTH),
   };
 }
 

@@ -36,3 +36,17 @@ export function toTicketMessage(ticket: TicketingTicket): ticketingV1.Ticket {
 export function toIssuedTicketsMessage({ issuance, tickets }: IssuedTickets): ticketingV1.IssuedTickets {
   return { issuance_id: issuance.id, tickets: tickets.map(toTicketMessage) };
 }
+
+export function toCompMessage({ issuance, tickets }: IssuedTickets): ticketingV1.Comp {
+  return {
+    id: issuance.id,
+    livemode: issuance.mode === 'live',
+    event_id: issuance.event_id,
+    tier_id: issuance.tier_id,
+    customer_id: issuance.customer_id,
+    quantity: issuance.quantity,
+    reason: issuance.comp_reason ?? '',
+    tickets: tickets.map(toTicketMessage),
+    created_at: iso(issuance.created_at),
+  };
+}

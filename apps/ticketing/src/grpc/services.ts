@@ -9,8 +9,9 @@ import { DriveIssuanceUseCase } from '../usecases/drive-issuance/drive-issuance.
 import { GetCustomerUseCase } from '../usecases/get-customer/get-customer.usecase';
 import { GetTicketUseCase } from '../usecases/get-ticket/get-ticket.usecase';
 import { IssueTicketsUseCase } from '../usecases/issue-tickets/issue-tickets.usecase';
+import { ListCompsUseCase } from '../usecases/list-comps/list-comps.usecase';
 import { ListTicketsUseCase } from '../usecases/list-tickets/list-tickets.usecase';
-import { toCustomerMessage, toIssuedTicketsMessage, toTicketMessage } from './messages';
+import { toCompMessage, toCustomerMessage, toIssuedTicketsMessage, toTicketMessage } from './messages';
 
 /**
  * Every gRPC service ticketing serves. Transport only: decode, call one use case with the
@@ -28,6 +29,7 @@ export function ticketingGrpcServices(
   const issueTickets = new IssueTicketsUseCase(prisma, catalog, new DriveIssuanceUseCase(client, catalog), options.logger, () => currentIdempotentCall() !== undefined);
   const getTicket = new GetTicketUseCase(prisma);
   const listTickets = new ListTicketsUseCase(prisma);
+  const listComps = new ListCompsUseCase(prisma);
   return [
     {
       definition: ticketingV1.CustomerServiceService,
@@ -43,7 +45,12 @@ export function ticketingGrpcServices(
       definition: ticketingV1.TicketServiceService,
       implementation: implementService<ticketingV1.TicketServiceServer>(
         {
-          issueTickets: async (request, context) => toIssuedTicketsMessage(await issueTickets.execute(context.claims, context.tenant, request)),
+          issueTickets: async (request, context) => toIssuedTicketsMessage(await issueTickets.sell(context.claims, context.tenant, request)),
+          issueComps: async (request, context) => toCompMessage(await issueTickets.comp(context.claims, context.tenant, request)),
+          listComps: async (request, context) => {
+            const page = await listComps.execute(context.tenant, request.event_id, request.page);
+            return { data: page.data.map(toCompMessage), has_more: page.has_more };
+          },
           getTicket: async (request, context) => toTicketMessage(await getTicket.execute(context.tenant, request.id)),
           listTickets: async (request, context) => {
             const page = await listTickets.execute(context.tenant, request, request.page);

@@ -1,5 +1,6 @@
 import { isMode, type Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
+import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { TicketingDb } from '../db';
 import type { IssuanceKind, IssuanceRefusal, IssuanceStatus, TicketingIssuance } from '../domain/issuance';
 import type { Prisma } from '../generated/prisma/client';
@@ -74,6 +75,16 @@ export class IssuanceRepository {
       data: outcome.status === 'issued' ? { status: 'issued' } : { status: 'refused', refusal: { ...outcome.refusal } },
     });
     return count === 1;
+  }
+
+  /** The event's issued comps, newest first: its guest list. */
+  compPages(tenant: Tenant, eventId: string): PageSource<TicketingIssuance> {
+    const scope = { event_id: eventId, kind: 'comp', status: 'issued', ...tenantScope(tenant) };
+    return {
+      exists: async (id) => (await this.db.issuance.count({ where: { id, ...scope } })) > 0,
+      fetch: async (take, beforeId) =>
+        (await this.db.issuance.findMany({ where: { ...scope, ...idsBefore(beforeId) }, orderBy: { id: 'desc' }, take, select: issuanceColumns })).map(toIssuance),
+    };
   }
 
   /** Sends a pending issuance that could not be driven on to the back of the re-driver's queue. */

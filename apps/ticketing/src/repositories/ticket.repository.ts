@@ -1,6 +1,6 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
-import { newId } from '@ticketing/ids';
+import type { OutboxRow } from '@ticketing/kafka';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { TicketingDb } from '../db';
 import type { TicketingIssuance } from '../domain/issuance';
@@ -36,29 +36,45 @@ export interface TicketFilters {
 export class TicketRepository {
   constructor(private readonly db: TicketingDb) {}
 
-  /** The issuance's tickets, one per unit, sharing its amount; valid from the start. */
-  async createFor(tenant: Tenant, issuance: TicketingIssuance): Promise<TicketingTicket[]> {
-    const rows = await this.db.ticket.createManyAndReturn({
-      data: ticketPrices(issuance.amount, issuance.quantity).map((price, index) => ({
-        id: newId('tkt'),
-        ...tenantScope(tenant),
-        event_id: issuance.event_id,
-        tier_id: issuance.tier_id,
-        issuance_id: issuance.id,
-        position: index + 1,
-        customer_id: issuance.customer_id,
-        status: 'valid',
-        price: BigInt(price),
-        currency: issuance.currency,
-      })),
-      select: ticketColumns,
-    });
+  /**
+   * Issues a pending issuance in one statement: marks it issued, creates one valid ticket per
+   * unit (`ticketIds`, in order, sharing its amount) and enqueues `message`. Null, with nothing
+   * written, when the issuance was no longer pending: another driver issued or refused it.
+   */
+  async issue(tenant: Tenant, issuance: TicketingIssuance, ticketIds: readonly string[], message: OutboxRow<unknown>): Promise<TicketingTicket[] | null> {
+    const prices = ticketPrices(issuance.amount, issuance.quantity).map(String);
+    const positions = ticketIds.map((_, index) => index + 1);
+    const rows = await this.db.$queryRaw<TicketRow[]>`
+      WITH issued AS (
+        UPDATE issuances SET status = 'issued', updated_at = now()
+         WHERE id = ${issuance.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'pending'
+        RETURNING id, account_id, mode, event_id, tier_id, customer_id, currency),
+      enqueued AS (
+        INSERT INTO outbox_messages (id, topic, message_key, payload)
+        SELECT ${message.id}, ${message.topic}, ${message.messageKey}, ${message.payload}::jsonb FROM issued)
+      INSERT INTO tickets (id, account_id, mode, event_id, tier_id, issuance_id, position, customer_id, status, price, currency)
+      SELECT unit.id, i.account_id, i.mode, i.event_id, i.tier_id, i.id, unit.position, i.customer_id, 'valid', unit.price, i.currency
+        FROM issued i, unnest(${[...ticketIds]}::text[], ${positions}::int[], ${prices}::bigint[]) AS unit (id, position, price)
+      RETURNING id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, created_at, updated_at`;
+    if (rows.length === 0) return null;
     return rows.map(toTicket).sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
   async ofIssuance(tenant: Tenant, issuanceId: string): Promise<TicketingTicket[]> {
     const rows = await this.db.ticket.findMany({ where: { issuance_id: issuanceId, ...tenantScope(tenant) }, orderBy: { position: 'asc' }, select: ticketColumns });
     return rows.map(toTicket);
+  }
+
+  /** The tickets of several issuances, by issuance, each in position order. */
+  async ofIssuances(tenant: Tenant, issuanceIds: readonly string[]): Promise<Map<string, TicketingTicket[]>> {
+    const rows = await this.db.ticket.findMany({
+      where: { issuance_id: { in: [...issuanceIds] }, ...tenantScope(tenant) },
+      orderBy: [{ issuance_id: 'asc' }, { position: 'asc' }],
+      select: ticketColumns,
+    });
+    const byIssuance = new Map<string, TicketingTicket[]>(issuanceIds.map((id) => [id, []]));
+    for (const row of rows) byIssuance.get(row.issuance_id)!.push(toTicket(row));
+    return byIssuance;
   }
 
   async findById(tenant: Tenant, id: string): Promise<TicketingTicket | null> {

@@ -1,7 +1,8 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
-import { enqueueEvent } from '@ticketing/kafka';
+import { newId } from '@ticketing/ids';
+import { outboxRow } from '@ticketing/kafka';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { refusalError, toRefusal, type TicketingIssuance } from '../../domain/issuance';
@@ -25,6 +26,7 @@ const isRefusal = (error: unknown): error is ApiError => error instanceof ApiErr
  * concurrently: only the driver that moves the issuance out of pending writes its tickets. An
  * issuance already issued answers its tickets; one refused (its hold expired before the commit)
  * throws its refusal again; an unknown outcome (catalog unreachable) leaves it pending and throws.
+ * The last step (issued, tickets, `ticket.issued`) is one statement.
  */
 export class DriveIssuanceUseCase {
   /** `prisma` must not record idempotent writes: the issuance's own record was made when it was created. */
@@ -56,27 +58,25 @@ export class DriveIssuanceUseCase {
       // Refused just now, or settled by another driver meanwhile: the record says which.
       return this.execute(claims, tenant, issuance.id);
     }
-    const issued = await this.prisma.$transaction(async (tx) => {
-      if (!(await new IssuanceRepository(tx).settle(tenant, issuance.id, { status: 'issued' }))) return null;
-      const tickets = await new TicketRepository(tx).createFor(tenant, issuance);
-      await enqueueEvent(tx, {
-        topic: TICKETING_TICKET_TOPIC,
-        type: 'ticket.issued',
-        aggregateId: issuance.event_id,
-        tenant,
-        data: {
-          event_id: issuance.event_id,
-          tier_id: issuance.tier_id,
-          issuance_id: issuance.id,
-          customer_id: issuance.customer_id,
-          ticket_ids: tickets.map((ticket) => ticket.id),
-          amount: issuance.amount,
-          currency: issuance.currency,
-          kind: issuance.kind,
-        },
-      });
-      return { issuance: { ...issuance, status: 'issued' as const }, tickets };
+    const ticketIds = Array.from({ length: issuance.quantity }, () => newId('tkt'));
+    const message = outboxRow({
+      topic: TICKETING_TICKET_TOPIC,
+      type: 'ticket.issued',
+      aggregateId: issuance.event_id,
+      tenant,
+      data: {
+        event_id: issuance.event_id,
+        tier_id: issuance.tier_id,
+        issuance_id: issuance.id,
+        customer_id: issuance.customer_id,
+        ticket_ids: ticketIds,
+        amount: issuance.amount,
+        currency: issuance.currency,
+        kind: issuance.kind,
+      },
     });
+    const tickets = await new TicketRepository(this.prisma).issue(tenant, issuance, ticketIds, message);
+    const issued = tickets && { issuance: { ...issuance, status: 'issued' as const }, tickets };
     // Another driver issued it first: its tickets are the issuance's.
     return issued ?? this.execute(claims, tenant, issuance.id);
   }

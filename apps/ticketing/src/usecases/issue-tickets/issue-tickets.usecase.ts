@@ -2,10 +2,19 @@ import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
-import type { CatalogInventory, OrderQuote } from '../../catalog/catalog-inventory';
+import type { CatalogInventory, HeldUnits, OrderQuote } from '../../catalog/catalog-inventory';
 import type { PrismaClient, TicketingDb } from '../../db';
 import type { TicketingCustomer } from '../../domain/customer';
-import { assertPaidInFull, validSaleRequest, type SaleCommand, type SaleRequest, type TicketingIssuance } from '../../domain/issuance';
+import {
+  assertPaidInFull,
+  validCompRequest,
+  validSaleRequest,
+  type CompCommand,
+  type IssuanceRequest,
+  type SaleCommand,
+  type SaleRequest,
+  type TicketingIssuance,
+} from '../../domain/issuance';
 import { CustomerRepository } from '../../repositories/customer.repository';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
@@ -15,11 +24,11 @@ type Outcome<T> = { value: T } | { error: unknown };
 const outcomeOf = <T>(promise: Promise<T>): Promise<Outcome<T>> => promise.then((value) => ({ value }), (error: unknown) => ({ error }));
 
 /**
- * Sells tickets paid elsewhere (decision 0030), in this order:
+ * Issues tickets: sold and paid elsewhere, or complimentary (decision 0030), in this order:
  *
  * 1. Hold the units in catalog under a new issuance id. A sold-out tier refuses here, having cost
  *    one catalog call and nothing in ticketing: the cheap path of an on-sale rush.
- * 2. Price the order (catalog's quote) and check the payment against it.
+ * 2. A sale: price the order (catalog's quote) and check the payment against it. A comp is free.
  * 3. One transaction records the customer (found by email or created) and the issuance as
  *    pending. Under an Idempotency-Key it is the recorded write: a retry replays it and gets the
  *    first call's issuance, whatever steps 1 and 2 answer now (their outcomes are thrown only
@@ -39,13 +48,20 @@ export class IssueTicketsUseCase {
     private readonly mayReplay: () => boolean,
   ) {}
 
-  async execute(claims: InternalClaims, tenant: Tenant, command: SaleCommand): Promise<IssuedTickets> {
-    const request = validSaleRequest(command);
+  sell(claims: InternalClaims, tenant: Tenant, command: SaleCommand): Promise<IssuedTickets> {
+    return this.issue(claims, tenant, validSaleRequest(command));
+  }
+
+  comp(claims: InternalClaims, tenant: Tenant, command: CompCommand): Promise<IssuedTickets> {
+    return this.issue(claims, tenant, validCompRequest(command));
+  }
+
+  private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest): Promise<IssuedTickets> {
     const id = newId('iss');
-    const held = await outcomeOf(this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: 'sale' }));
+    const held = await outcomeOf(this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: request.kind }));
     // With no earlier call to replay, a refusal (sold out) ends here, without touching the database.
     if ('error' in held && !this.mayReplay()) throw held.error;
-    const quoted = 'error' in held ? held : await outcomeOf(this.quoteFor(claims, tenant, request));
+    const quoted = 'error' in held ? held : await outcomeOf(this.price(claims, tenant, request, held.value));
     let issuance: TicketingIssuance;
     try {
       issuance = await this.prisma.$transaction((tx) => this.recordPending(tx, tenant, request, id, held, quoted));
@@ -59,6 +75,10 @@ export class IssueTicketsUseCase {
     return this.drive.execute(claims, tenant, issuance.id);
   }
 
+  private async price(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, held: HeldUnits): Promise<OrderQuote> {
+    return request.kind === 'comp' ? { total: 0, currency: held.currency } : this.quoteFor(claims, tenant, request);
+  }
+
   private async quoteFor(claims: InternalClaims, tenant: Tenant, request: SaleRequest): Promise<OrderQuote> {
     const choice = request.customer;
     const known = 'customer_id' in choice ? choice.customer_id : (await new CustomerRepository(this.prisma).findByEmail(tenant, choice.details.email))?.id;
@@ -66,11 +86,11 @@ export class IssueTicketsUseCase {
   }
 
   /** Runs only when no earlier call recorded this write; then the hold and the quote must both have succeeded. */
-  private async recordPending(tx: TicketingDb, tenant: Tenant, request: SaleRequest, id: string, held: Outcome<void>, quoted: Outcome<OrderQuote>): Promise<TicketingIssuance> {
+  private async recordPending(tx: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, held: Outcome<HeldUnits>, quoted: Outcome<OrderQuote>): Promise<TicketingIssuance> {
     if ('error' in held) throw held.error;
     if ('error' in quoted) throw quoted.error;
     const quote = quoted.value;
-    assertPaidInFull(request.payment, quote);
+    if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
     const customers = new CustomerRepository(tx);
     const choice = request.customer;
     const customer = 'customer_id' in choice ? await this.existingCustomer(customers, tenant, choice.customer_id) : await customers.findOrCreate(tenant, choice.details);
@@ -79,13 +99,13 @@ export class IssueTicketsUseCase {
       event_id: request.event_id,
       tier_id: request.tier_id,
       customer_id: customer.id,
-      kind: 'sale',
+      kind: request.kind,
       quantity: request.quantity,
-      payment: request.payment,
+      payment: request.kind === 'sale' ? request.payment : null,
       amount: quote.total,
       currency: quote.currency,
-      comp_reason: null,
-      metadata: request.metadata,
+      comp_reason: request.kind === 'comp' ? request.reason : null,
+      metadata: request.kind === 'sale' ? request.metadata : {},
     });
   }
 

@@ -94,6 +94,38 @@ export interface TicketList {
   has_more: boolean;
 }
 
+export interface IssueCompsRequest {
+  event_id: string;
+  tier_id: string;
+  quantity: number;
+  customer: CustomerReference | undefined;
+  reason: string;
+}
+
+/** Complimentary tickets issued together: one entry of the guest list. */
+export interface Comp {
+  /** The issuance id, shared by its tickets. */
+  id: string;
+  livemode: boolean;
+  event_id: string;
+  tier_id: string;
+  customer_id: string;
+  quantity: number;
+  reason: string;
+  tickets: Ticket[];
+  created_at: string;
+}
+
+export interface ListCompsRequest {
+  event_id: string;
+  page: PageRequest | undefined;
+}
+
+export interface CompList {
+  data: Comp[];
+  has_more: boolean;
+}
+
 function createBaseTicket(): Ticket {
   return {
     id: "",
@@ -846,6 +878,354 @@ export const TicketList: MessageFns<TicketList> = {
   },
 };
 
+function createBaseIssueCompsRequest(): IssueCompsRequest {
+  return { event_id: "", tier_id: "", quantity: 0, customer: undefined, reason: "" };
+}
+
+export const IssueCompsRequest: MessageFns<IssueCompsRequest> = {
+  encode(message: IssueCompsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_id !== "") {
+      writer.uint32(10).string(message.event_id);
+    }
+    if (message.tier_id !== "") {
+      writer.uint32(18).string(message.tier_id);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(24).int32(message.quantity);
+    }
+    if (message.customer !== undefined) {
+      CustomerReference.encode(message.customer, writer.uint32(34).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(42).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueCompsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueCompsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tier_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.quantity = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.customer = CustomerReference.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseComp(): Comp {
+  return {
+    id: "",
+    livemode: false,
+    event_id: "",
+    tier_id: "",
+    customer_id: "",
+    quantity: 0,
+    reason: "",
+    tickets: [],
+    created_at: "",
+  };
+}
+
+export const Comp: MessageFns<Comp> = {
+  encode(message: Comp, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.livemode !== false) {
+      writer.uint32(16).bool(message.livemode);
+    }
+    if (message.event_id !== "") {
+      writer.uint32(26).string(message.event_id);
+    }
+    if (message.tier_id !== "") {
+      writer.uint32(34).string(message.tier_id);
+    }
+    if (message.customer_id !== "") {
+      writer.uint32(42).string(message.customer_id);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(48).int32(message.quantity);
+    }
+    if (message.reason !== "") {
+      writer.uint32(58).string(message.reason);
+    }
+    for (const v of message.tickets) {
+      Ticket.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.created_at !== "") {
+      writer.uint32(74).string(message.created_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Comp {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseComp();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.tier_id = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.customer_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.quantity = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.tickets.push(Ticket.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListCompsRequest(): ListCompsRequest {
+  return { event_id: "", page: undefined };
+}
+
+export const ListCompsRequest: MessageFns<ListCompsRequest> = {
+  encode(message: ListCompsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_id !== "") {
+      writer.uint32(10).string(message.event_id);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCompsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCompsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCompList(): CompList {
+  return { data: [], has_more: false };
+}
+
+export const CompList: MessageFns<CompList> = {
+  encode(message: CompList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.data) {
+      Comp.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.has_more !== false) {
+      writer.uint32(16).bool(message.has_more);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data.push(Comp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.has_more = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Tickets: issued in catalog's inventory (decision 0030), read back by id or as lists. */
 export type TicketServiceService = typeof TicketServiceService;
 export const TicketServiceService = {
@@ -864,6 +1244,30 @@ export const TicketServiceService = {
     requestDeserialize: (value: Buffer): IssueTicketsRequest => IssueTicketsRequest.decode(value),
     responseSerialize: (value: IssuedTickets): Buffer => Buffer.from(IssuedTickets.encode(value).finish()),
     responseDeserialize: (value: Buffer): IssuedTickets => IssuedTickets.decode(value),
+  },
+  /**
+   * Complimentary tickets: price 0, the reason recorded, counted against the tier's capacity like
+   * a sale but outside its sales window and per-order limits (an event not yet canceled or
+   * completed). Idempotent under an Idempotency-Key like IssueTickets.
+   */
+  issueComps: {
+    path: "/ticketing.v1.TicketService/IssueComps" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: IssueCompsRequest): Buffer => Buffer.from(IssueCompsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IssueCompsRequest => IssueCompsRequest.decode(value),
+    responseSerialize: (value: Comp): Buffer => Buffer.from(Comp.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Comp => Comp.decode(value),
+  },
+  /** The event's guest list: its comps, newest first. */
+  listComps: {
+    path: "/ticketing.v1.TicketService/ListComps" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCompsRequest): Buffer => Buffer.from(ListCompsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCompsRequest => ListCompsRequest.decode(value),
+    responseSerialize: (value: CompList): Buffer => Buffer.from(CompList.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompList => CompList.decode(value),
   },
   getTicket: {
     path: "/ticketing.v1.TicketService/GetTicket" as const,
@@ -894,6 +1298,14 @@ export interface TicketServiceServer extends UntypedServiceImplementation {
    * finishes the issuance if the first call was cut off midway.
    */
   issueTickets: handleUnaryCall<IssueTicketsRequest, IssuedTickets>;
+  /**
+   * Complimentary tickets: price 0, the reason recorded, counted against the tier's capacity like
+   * a sale but outside its sales window and per-order limits (an event not yet canceled or
+   * completed). Idempotent under an Idempotency-Key like IssueTickets.
+   */
+  issueComps: handleUnaryCall<IssueCompsRequest, Comp>;
+  /** The event's guest list: its comps, newest first. */
+  listComps: handleUnaryCall<ListCompsRequest, CompList>;
   getTicket: handleUnaryCall<GetTicketRequest, Ticket>;
   listTickets: handleUnaryCall<ListTicketsRequest, TicketList>;
 }
@@ -920,6 +1332,42 @@ export interface TicketServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: IssuedTickets) => void,
+  ): ClientUnaryCall;
+  /**
+   * Complimentary tickets: price 0, the reason recorded, counted against the tier's capacity like
+   * a sale but outside its sales window and per-order limits (an event not yet canceled or
+   * completed). Idempotent under an Idempotency-Key like IssueTickets.
+   */
+  issueComps(
+    request: IssueCompsRequest,
+    callback: (error: ServiceError | null, response: Comp) => void,
+  ): ClientUnaryCall;
+  issueComps(
+    request: IssueCompsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Comp) => void,
+  ): ClientUnaryCall;
+  issueComps(
+    request: IssueCompsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Comp) => void,
+  ): ClientUnaryCall;
+  /** The event's guest list: its comps, newest first. */
+  listComps(
+    request: ListCompsRequest,
+    callback: (error: ServiceError | null, response: CompList) => void,
+  ): ClientUnaryCall;
+  listComps(
+    request: ListCompsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompList) => void,
+  ): ClientUnaryCall;
+  listComps(
+    request: ListCompsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompList) => void,
   ): ClientUnaryCall;
   getTicket(
     request: GetTicketRequest,

@@ -1,0 +1,34 @@
+import type { ticketingV1 } from '@ticketing/contracts';
+import { missing, resourceId, type Issues } from '../validation/fields';
+import { newCustomer } from './customers.routes';
+
+/** The body fields every issuance shares: the tier, and the holder as `customer` or `customer_id`. */
+export const holderFields = {
+  tier_id: resourceId('tier'),
+  holder: {
+    customer: newCustomer.optional().meta({ description: 'The holder, found by email or created. Give this or customer_id.' }),
+    customer_id: resourceId('cus').optional().meta({ description: 'An existing customer as the holder. Give this or customer.' }),
+  },
+};
+
+interface HolderBody {
+  customer?: { email: string; name?: string };
+  customer_id?: string;
+}
+
+/** Exactly one of `customer` and `customer_id`. */
+export function requireOneHolder(body: HolderBody, ctx: Issues): void {
+  if (body.customer === undefined && body.customer_id === undefined) missing(ctx, 'customer', 'Missing required parameter: customer (or customer_id)');
+  if (body.customer !== undefined && body.customer_id !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['customer_id'], message: 'give customer or customer_id, not both', input: body.customer_id });
+  }
+}
+
+/** The holder as ticketing's CustomerReference; the body passed requireOneHolder. */
+export function holderOf(body: HolderBody): ticketingV1.CustomerReference {
+  return {
+    reference: body.customer_id
+      ? { $case: 'customer_id', value: body.customer_id }
+      : { $case: 'details', value: { email: body.customer!.email, name: body.customer!.name ?? '' } },
+  };
+}
