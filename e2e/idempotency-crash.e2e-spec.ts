@@ -1,11 +1,10 @@
 import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { waitFor } from '@ticketing/testing';
-import { launchService, waitForSystem } from '../tools/system/launch';
-import type { ServiceName } from '../tools/system/services';
 import { as, createAccount, type ApiResponse } from './support/api';
 import { queryServiceDatabase } from './support/databases';
-import { E2E_PORT_OFFSET, e2eServiceEnv, readPids, recordPid } from './support/system';
+import { isRunning, kill, restart } from './support/processes';
+import { readPids } from './support/system';
 
 /**
  * A write whose reply is lost (the service or the gateway dies after the commit, or the
@@ -25,29 +24,6 @@ describe('idempotency: one write per key when a process dies or Redis forgets', 
     if (!isRunning(readPids().gateway!)) await restart('gateway');
     await redis.close();
   });
-
-  const isRunning = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-
-  const kill = async (pid: number) => {
-    process.kill(pid, 'SIGKILL');
-    await waitFor(`process ${pid} to die`, async () => (isRunning(pid) ? undefined : true));
-  };
-
-  /** Kills the running copy of `service` (if any) and starts a new one with `env`. */
-  async function restart(service: ServiceName, env: Record<string, string> = {}): Promise<void> {
-    const running = readPids()[service];
-    if (running && isRunning(running)) await kill(running);
-    const started = launchService(service, { portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv({ [service]: env }), onOutput: () => undefined });
-    recordPid(service, started.process.pid!);
-    await waitForSystem([started], E2E_PORT_OFFSET);
-  }
 
   /** Catalog that holds every reply for a minute after its commit: long enough to kill something in between. */
   const startSlowCatalog = () => restart('catalog', { REPLY_DELAY_MS: '60000' });

@@ -1,0 +1,74 @@
+import { waitFor } from '@ticketing/testing';
+import type { ServiceName } from '../tools/system/services';
+import { as, call, createAccount } from './support/api';
+import { queryServiceDatabase } from './support/databases';
+import { kill, restart } from './support/processes';
+import { readPids } from './support/system';
+
+/** The re-driver, quick enough for a test: pending issuances still for a second are driven on every half second. */
+const QUICK_REDRIVE = { REDRIVE_INTERVAL_MS: '500', REDRIVE_AFTER_MS: '1000' };
+/**
+ * Catalog holds each reply this long after its commit. An issuance's calls are hold, quote and
+ * commit, so at 1.5 s each its units are committed in catalog at about 3.1 s while the reply
+ * comes at about 4.6 s: a kill at 3.8 s lands between the two.
+ */
+const SLOW_CATALOG = { REPLY_DELAY_MS: '1500' };
+const KILL_AFTER_MS = 3800;
+const PRICE = 2500;
+
+/**
+ * Issuance spans catalog's database and ticketing's (decision 0030). Whichever process dies
+ * after catalog sold the units and before ticketing created the tickets, the re-driver finishes
+ * the issuance: each tier's `sold` ends equal to its tickets, never past capacity.
+ */
+describe('issuance: sold equals tickets after a process dies mid-issuance', () => {
+  afterAll(async () => {
+    // Leave the system as the suite started it.
+    await restart('catalog');
+    await restart('ticketing');
+  });
+
+  const tierCounters = async (tierId: string) =>
+    (await queryServiceDatabase<{ sold: number; held: number; capacity: number }>('catalog', 'SELECT sold, held, capacity FROM tiers WHERE id = $1', [tierId]))[0]!;
+  const issuances = (tierId: string) =>
+    queryServiceDatabase<{ status: string; count: number }>('ticketing', 'SELECT status, count(*)::int AS count FROM issuances WHERE tier_id = $1 GROUP BY status ORDER BY status', [tierId]);
+  const ticketCount = async (tierId: string) =>
+    (await queryServiceDatabase<{ count: number }>('ticketing', 'SELECT count(*)::int AS count FROM tickets WHERE tier_id = $1', [tierId]))[0]!.count;
+
+  it.each<ServiceName>(['ticketing', 'catalog'])('%s killed after the sale and before the tickets: the re-driver issues them', async (victim) => {
+    await restart('catalog', SLOW_CATALOG);
+    await restart('ticketing', QUICK_REDRIVE);
+    const { secret_key: key } = await createAccount();
+    const api = as(key);
+    const event = await api.post('/v1/events', { name: `Crash night (${victim})`, starts_at: '2027-09-01T20:00:00Z', currency: 'EUR' });
+    const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: 50 });
+    await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
+
+    const rush = Array.from({ length: 10 }, (_, index) =>
+      call('POST', `/v1/events/${event.body.id}/tickets`, {
+        key,
+        body: { tier_id: tier.body.id, quantity: 1, customer: { email: `fan${index}@example.com` }, payment: { type: 'external', reference: `r${index}`, amount: PRICE } },
+      }).then(
+        (response) => response.status,
+        () => 0,
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, KILL_AFTER_MS));
+    expect(await tierCounters(tier.body.id)).toMatchObject({ sold: 10, held: 0 });
+    expect(await ticketCount(tier.body.id)).toBe(0);
+    await kill(readPids()[victim]!);
+    // Back without the delay; ticketing with the quick re-driver.
+    await restart(victim, victim === 'ticketing' ? QUICK_REDRIVE : {});
+    // The clients saw no success: their replies died with the process.
+    expect((await Promise.all(rush)).filter((status) => status === 200)).toEqual([]);
+
+    await waitFor('the re-driver to issue every pending issuance', async () => {
+      const statuses = await issuances(tier.body.id);
+      return statuses.length === 1 && statuses[0]!.status === 'issued' ? statuses : undefined;
+    });
+    expect(await issuances(tier.body.id)).toEqual([{ status: 'issued', count: 10 }]);
+    expect(await ticketCount(tier.body.id)).toBe(10);
+    expect(await tierCounters(tier.body.id)).toMatchObject({ sold: 10, held: 0 });
+    expect((await api.get(`/v1/tickets?event_id=${event.body.id}`)).body.data).toHaveLength(10);
+  }, 120_000);
+});
