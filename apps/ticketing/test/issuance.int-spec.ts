@@ -130,7 +130,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const client = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${lapsingServer.port}`);
     try {
       for (let attempt = 0; attempt < 2; attempt += 1) {
-        await expect(callUnary(client.issueTickets.bind(client), saleRequest(eventId, tierId), claims, idempotent)).rejects.toMatchObject({ code: 'reservation_released' });
+        await expect(callUnary(client.issueTickets.bind(client), saleRequest(eventId, tierId), claims, idempotent)).rejects.toMatchObject({ code: 'issuance_expired', status: 409 });
       }
     } finally {
       client.close();

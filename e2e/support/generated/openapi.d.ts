@@ -1559,7 +1559,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "body_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "customer_exists" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
+                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "body_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "customer_exists" | "issuance_expired" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -1680,7 +1680,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "customer_exists" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use";
+                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "customer_exists" | "issuance_expired" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -6803,7 +6803,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `reservation_released`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `issuance_expired`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

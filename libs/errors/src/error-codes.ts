@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   reservation_released: { status: 409, type: 'invalid_request_error' },
   reservation_committed: { status: 409, type: 'invalid_request_error' },
   customer_exists: { status: 409, type: 'invalid_request_error' },
+  issuance_expired: { status: 409, type: 'invalid_request_error' },
   discount_code_taken: { status: 409, type: 'invalid_request_error' },
   discount_inactive: { status: 409, type: 'invalid_request_error' },
   discount_not_applicable: { status: 409, type: 'invalid_request_error' },

@@ -90,7 +90,7 @@ export const ticketsRoutes = [
     summary: 'Issue tickets paid for elsewhere; never more than the tier’s capacity',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    errors: ['resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'reservation_released'],
+    errors: ['resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'issuance_expired'],
     body: issueTicketsBody,
     response: ticketIssuanceResource,
     handler: async ({ params, body }, { services, key }) =>

@@ -19,6 +19,18 @@ export interface IssuedTickets {
 const isRefusal = (error: unknown): error is ApiError => error instanceof ApiError && error.status < 500;
 
 /**
+ * The refusal a client is told. A hold that lapsed before the commit is catalog's
+ * `reservation_released`; to the client it is its issuance that expired, and nothing was sold.
+ */
+function publicRefusal(error: ApiError): ApiError {
+  if (error.code !== 'reservation_released') return error;
+  return new ApiError(
+    'issuance_expired',
+    'This issuance stalled for over a minute, so the tickets held for it were released and nothing was sold. Issue again with a new Idempotency-Key.',
+  );
+}
+
+/**
  * Takes a recorded issuance as far as it can go (decision 0030). Its units were held in catalog
  * under its id before it was recorded; this commits them, then in one local transaction marks it
  * issued, creates its tickets and publishes `ticket.issued`. Every step is idempotent, so this
@@ -54,7 +66,7 @@ export class DriveIssuanceUseCase {
       await this.catalog.commit(claims, issuance.id);
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      await new IssuanceRepository(this.prisma).settle(tenant, issuance.id, { status: 'refused', refusal: toRefusal(error) });
+      await new IssuanceRepository(this.prisma).settle(tenant, issuance.id, { status: 'refused', refusal: toRefusal(publicRefusal(error)) });
       // Refused just now, or settled by another driver meanwhile: the record says which.
       return this.execute(claims, tenant, issuance.id);
     }
