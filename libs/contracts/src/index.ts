@@ -5,3 +5,4 @@ export * as ticketingV1 from './ticketing-v1';
 export * from './events';
 export * from './catalog-values';
 export * from './email-address';
+export * from './ticketing-values';

@@ -1,3 +1,4 @@
+import { RESERVATION_KIND_MESSAGES, type ReservationKind } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import type { EventStatus } from './event-status';
 import { integerInRange } from '@ticketing/fields';
@@ -7,8 +8,8 @@ import { MAX_CAPACITY, type CatalogTier } from './tier';
  * Inventory reservations (decision 0029): units of a tier held for a buyer until committed
  * (sold) or released (available again), by the caller or, once expired, by the sweeper.
  */
-export const RESERVATION_KINDS = ['sale', 'comp'] as const;
-export type ReservationKind = (typeof RESERVATION_KINDS)[number];
+export { type ReservationKind };
+export const RESERVATION_KINDS = Object.keys(RESERVATION_KIND_MESSAGES) as ReservationKind[];
 export type ReservationStatus = 'held' | 'committed' | 'released';
 /** What a held reservation becomes when it is settled. */
 export type Settlement = Exclude<ReservationStatus, 'held'>;

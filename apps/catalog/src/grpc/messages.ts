@@ -1,4 +1,4 @@
-import { catalogV1 } from '@ticketing/contracts';
+import { RESERVATION_KIND_MESSAGES, type catalogV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import type { CatalogEvent } from '../domain/event';
 import type { CatalogOrganization } from '../domain/organization';
@@ -82,7 +82,6 @@ export function toSeatMapMessage(eventId: string, livemode: boolean, view: SeatM
   };
 }
 
-const RESERVATION_KIND_MESSAGES = { sale: catalogV1.ReservationKind.RESERVATION_KIND_SALE, comp: catalogV1.ReservationKind.RESERVATION_KIND_COMP } as const;
 
 export function toReservationMessage({ reservation, tier }: ReservationView): catalogV1.Reservation {
   return {

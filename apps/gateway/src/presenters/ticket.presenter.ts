@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import type { ticketingV1 } from '@ticketing/contracts';
+import { TICKET_STATUSES, type TicketStatus, type ticketingV1 } from '@ticketing/contracts';
 import { resourceFields, timestamp } from './resource.schema';
-
-export const TICKET_STATUSES = ['valid', 'checked_in', 'refunded', 'revoked', 'canceled'] as const;
 
 const ticketExample = {
   id: 'tkt_01JD3WD7G9J1L3N5Q7S9U1W3Y5',
@@ -42,7 +40,7 @@ export const ticketIssuanceResource = z
   })
   .meta({ id: 'TicketIssuance', example: { id: ticketExample.issuance_id, object: 'ticket_issuance', livemode: false, tickets: [ticketExample] } });
 
-function ticketStatusOf(value: string): (typeof TICKET_STATUSES)[number] {
+function ticketStatusOf(value: string): TicketStatus {
   const status = TICKET_STATUSES.find((known) => known === value);
   if (!status) throw new Error(`ticketing answered an unknown ticket status '${value}'`);
   return status;

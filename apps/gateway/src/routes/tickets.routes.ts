@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { toListEnvelope } from '@ticketing/pagination';
 import { listOf, plannedObject, plannedResource } from '../presenters/resource.schema';
-import { presentTicket, presentTicketIssuance, TICKET_STATUSES, ticketIssuanceResource, ticketResource } from '../presenters/ticket.presenter';
+import { TICKET_STATUSES } from '@ticketing/contracts';
+import { presentTicket, presentTicketIssuance, ticketIssuanceResource, ticketResource } from '../presenters/ticket.presenter';
 import { amount, resourceId, text, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';

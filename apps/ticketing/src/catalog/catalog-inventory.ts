@@ -1,5 +1,5 @@
 import type { InternalClaims } from '@ticketing/auth';
-import { catalogV1 } from '@ticketing/contracts';
+import { RESERVATION_KIND_MESSAGES, type catalogV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
@@ -26,7 +26,6 @@ export const ISSUANCE_HOLD_SECONDS = 60;
 /** The quote's one line: its fields are the issuance's. */
 const ONLY_ITEM = 'items[0].';
 
-const RESERVATION_KINDS = { sale: catalogV1.ReservationKind.RESERVATION_KIND_SALE, comp: catalogV1.ReservationKind.RESERVATION_KIND_COMP } as const;
 
 /**
  * What ticketing asks of catalog, which owns prices and inventory (decisions 0012, 0029). Every
@@ -66,7 +65,7 @@ export class CatalogInventory {
       event_id: issuance.event_id,
       tier_id: issuance.tier_id,
       quantity: issuance.quantity,
-      kind: RESERVATION_KINDS[issuance.kind],
+      kind: RESERVATION_KIND_MESSAGES[issuance.kind],
       ttl_seconds: ISSUANCE_HOLD_SECONDS,
     });
     return { currency: reservation.tier!.currency };

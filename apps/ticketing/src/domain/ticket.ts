@@ -1,8 +1,8 @@
+import { TICKET_STATUSES, type TicketStatus } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 
 /** A ticket's states (decision 0030); transitions arrive with the ticket lifecycle operations. */
-export const TICKET_STATUSES = ['valid', 'checked_in', 'refunded', 'revoked', 'canceled'] as const;
-export type TicketStatus = (typeof TICKET_STATUSES)[number];
+export { TICKET_STATUSES, type TicketStatus };
 
 export interface TicketingTicket {
   id: string;

@@ -1,0 +1,12 @@
+import { ReservationKind as ReservationKindMessage } from './generated/catalog/v1/inventory';
+
+/** Values that ticketing's gRPC messages carry as strings; ticketing enforces them, the gateway documents them. */
+export const TICKET_STATUSES = ['valid', 'checked_in', 'refunded', 'revoked', 'canceled'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+/** What a reservation of catalog's inventory is for, and its value in inventory.proto. */
+export const RESERVATION_KIND_MESSAGES = {
+  sale: ReservationKindMessage.RESERVATION_KIND_SALE,
+  comp: ReservationKindMessage.RESERVATION_KIND_COMP,
+} as const;
+export type ReservationKind = keyof typeof RESERVATION_KIND_MESSAGES;
