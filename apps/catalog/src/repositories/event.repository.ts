@@ -118,12 +118,6 @@ export class EventRepository {
     return row && toCatalogEvent(row);
   }
 
-  /** The event's currency, the one its tiers are priced in; null when the tenant has no such event. */
-  async currencyOf(tenant: Tenant, id: string): Promise<string | null> {
-    const event = await this.db.event.findUnique({ where: { id, ...tenantScope(tenant) }, select: { currency: true } });
-    return event?.currency ?? null;
-  }
-
   /** Where the event is in its lifecycle; null when the tenant has no such event. */
   async statusOf(tenant: Tenant, id: string): Promise<EventStatus | null> {
     const event = await this.db.event.findUnique({ where: { id, ...tenantScope(tenant) }, select: { status: true } });
