@@ -10,14 +10,20 @@ import {
   validCompRequest,
   validSaleRequest,
   type CompCommand,
+  type CustomerChoice,
   type IssuanceRequest,
   type SaleCommand,
-  type SaleRequest,
   type TicketingIssuance,
 } from '../../domain/issuance';
 import { CustomerRepository } from '../../repositories/customer.repository';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
+
+/** What step 2 found: the customer if it exists already, and the order's price. */
+interface Prepared {
+  known: TicketingCustomer | null;
+  quote: OrderQuote;
+}
 
 /** A call's outcome, kept to be thrown later rather than at once. */
 type Outcome<T> = { value: T } | { error: unknown };
@@ -28,7 +34,8 @@ const outcomeOf = <T>(promise: Promise<T>): Promise<Outcome<T>> => promise.then(
  *
  * 1. Hold the units in catalog under a new issuance id. A sold-out tier refuses here, having cost
  *    one catalog call and nothing in ticketing: the cheap path of an on-sale rush.
- * 2. A sale: price the order (catalog's quote) and check the payment against it. A comp is free.
+ * 2. Look the customer up, and for a sale price the order (catalog's quote, checked against the
+ *    payment inside step 3). A comp is free.
  * 3. One transaction records the customer (found by email or created) and the issuance as
  *    pending. Under an Idempotency-Key it is the recorded write: a retry replays it and gets the
  *    first call's issuance, whatever steps 1 and 2 answer now (their outcomes are thrown only
@@ -61,10 +68,10 @@ export class IssueTicketsUseCase {
     const held = await outcomeOf(this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: request.kind }));
     // With no earlier call to replay, a refusal (sold out) ends here, without touching the database.
     if ('error' in held && !this.mayReplay()) throw held.error;
-    const quoted = 'error' in held ? held : await outcomeOf(this.price(claims, tenant, request, held.value));
+    const prepared = 'error' in held ? held : await outcomeOf(this.prepare(claims, tenant, request, held.value));
     let issuance: TicketingIssuance;
     try {
-      issuance = await this.prisma.$transaction((tx) => this.recordPending(tx, tenant, request, id, held, quoted));
+      issuance = await this.prisma.$transaction((tx) => this.recordPending(tx, tenant, request, id, prepared));
     } catch (error) {
       if ('value' in held) await this.giveBack(claims, id);
       throw error;
@@ -75,25 +82,28 @@ export class IssueTicketsUseCase {
     return this.drive.execute(claims, tenant, issuance.id);
   }
 
-  private async price(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, held: HeldUnits): Promise<OrderQuote> {
-    return request.kind === 'comp' ? { total: 0, currency: held.currency } : this.quoteFor(claims, tenant, request);
-  }
-
-  private async quoteFor(claims: InternalClaims, tenant: Tenant, request: SaleRequest): Promise<OrderQuote> {
+  /**
+   * The customer if it exists already (looked up once: customers are never deleted, so the
+   * recording transaction can use it) and the order's price: catalog's quote for a sale, which
+   * counts that customer's redemptions; nothing for a comp, in the held tier's currency.
+   */
+  private async prepare(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, held: HeldUnits): Promise<Prepared> {
+    const customers = new CustomerRepository(this.prisma);
     const choice = request.customer;
-    const known = 'customer_id' in choice ? choice.customer_id : (await new CustomerRepository(this.prisma).findByEmail(tenant, choice.details.email))?.id;
-    return this.catalog.quote(claims, { event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, customer_id: known ?? '' });
+    const known = 'customer_id' in choice ? await customers.findById(tenant, choice.customer_id) : await customers.findByEmail(tenant, choice.details.email);
+    const quote =
+      request.kind === 'comp'
+        ? { total: 0, currency: held.currency }
+        : await this.catalog.quote(claims, { event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, customer_id: known?.id ?? '' });
+    return { known, quote };
   }
 
   /** Runs only when no earlier call recorded this write; then the hold and the quote must both have succeeded. */
-  private async recordPending(tx: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, held: Outcome<HeldUnits>, quoted: Outcome<OrderQuote>): Promise<TicketingIssuance> {
-    if ('error' in held) throw held.error;
-    if ('error' in quoted) throw quoted.error;
-    const quote = quoted.value;
+  private async recordPending(tx: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, prepared: Outcome<Prepared>): Promise<TicketingIssuance> {
+    if ('error' in prepared) throw prepared.error;
+    const { known, quote } = prepared.value;
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
-    const customers = new CustomerRepository(tx);
-    const choice = request.customer;
-    const customer = 'customer_id' in choice ? await this.existingCustomer(customers, tenant, choice.customer_id) : await customers.findOrCreate(tenant, choice.details);
+    const customer = known ?? (await this.newCustomer(tx, tenant, request.customer));
     return new IssuanceRepository(tx).createPending(tenant, {
       id,
       event_id: request.event_id,
@@ -109,10 +119,10 @@ export class IssueTicketsUseCase {
     });
   }
 
-  private async existingCustomer(customers: CustomerRepository, tenant: Tenant, id: string): Promise<TicketingCustomer> {
-    const customer = await customers.findById(tenant, id);
-    if (!customer) throw ApiError.resourceMissing('customer', id, 'customer_id');
-    return customer;
+  /** No customer was found: an unknown id is refused, an email gets a customer (or finds one created meanwhile). */
+  private async newCustomer(tx: TicketingDb, tenant: Tenant, choice: CustomerChoice): Promise<TicketingCustomer> {
+    if ('customer_id' in choice) throw ApiError.resourceMissing('customer', choice.customer_id, 'customer_id');
+    return new CustomerRepository(tx).findOrCreate(tenant, choice.details);
   }
 
   /** Best effort: units not given back now return when their hold expires. */
