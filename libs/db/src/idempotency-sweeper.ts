@@ -1,6 +1,6 @@
 import type { Logger } from '@ticketing/observability';
 import type { RawSqlClient } from './idempotent-writes';
-import { startPeriodicSweep, type PeriodicSweep } from './periodic-sweep';
+import { startPeriodicSweep, sweepInBatches, type PeriodicSweep } from './periodic-sweep';
 
 /**
  * How long a service keeps the record of an idempotent write: a week, well past the gateway's
@@ -14,14 +14,12 @@ const SWEEP_BATCH = 1_000;
  * Deletes the `idempotency_keys` records created before `olderThan`, a thousand at a time so no
  * statement holds many row locks for long. Returns how many it deleted.
  */
-export async function sweepIdempotencyRecords(db: RawSqlClient, olderThan: Date): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const batch = await db.$executeRaw`
-      DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < ${olderThan} LIMIT ${SWEEP_BATCH})`;
-    deleted += batch;
-    if (batch < SWEEP_BATCH) return deleted;
-  }
+export function sweepIdempotencyRecords(db: RawSqlClient, olderThan: Date): Promise<number> {
+  return sweepInBatches(
+    SWEEP_BATCH,
+    () => db.$executeRaw`
+      DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE created_at < ${olderThan} LIMIT ${SWEEP_BATCH})`,
+  );
 }
 
 /**

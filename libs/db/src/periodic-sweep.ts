@@ -1,5 +1,18 @@
 import type { Logger } from '@ticketing/observability';
 
+/**
+ * Runs `sweepBatch` (one statement clearing at most `batchSize` rows, so none holds many row
+ * locks for long) until a batch comes back short. Returns how many rows it cleared in all.
+ */
+export async function sweepInBatches(batchSize: number, sweepBatch: () => Promise<number>): Promise<number> {
+  let cleared = 0;
+  for (;;) {
+    const batch = await sweepBatch();
+    cleared += batch;
+    if (batch < batchSize) return cleared;
+  }
+}
+
 export interface PeriodicSweep {
   /** Stops sweeping, after the sweep under way (if any) ends. */
   stop(): Promise<void>;

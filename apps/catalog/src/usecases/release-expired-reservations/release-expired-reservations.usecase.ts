@@ -1,3 +1,4 @@
+import { sweepInBatches } from '@ticketing/db';
 import type { PrismaClient } from '../../db';
 import { ReservationRepository } from '../../repositories/reservation.repository';
 
@@ -15,13 +16,8 @@ export class ReleaseExpiredReservationsUseCase {
   ) {}
 
   /** How many reservations it released. */
-  async execute(): Promise<number> {
+  execute(): Promise<number> {
     const reservations = new ReservationRepository(this.prisma);
-    let released = 0;
-    for (;;) {
-      const batch = await reservations.releaseExpired(this.clock(), BATCH);
-      released += batch;
-      if (batch < BATCH) return released;
-    }
+    return sweepInBatches(BATCH, () => reservations.releaseExpired(this.clock(), BATCH));
   }
 }
