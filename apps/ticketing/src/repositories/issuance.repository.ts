@@ -66,15 +66,11 @@ export class IssuanceRepository {
   }
 
   /**
-   * Moves a pending issuance to issued or refused. False when it was no longer pending: another
-   * driver (a retry, the re-driver) settled it first, and this one must not write its tickets.
+   * Refuses a pending issuance, keeping why (TicketRepository.issue is the other way out of
+   * pending). Does nothing when it was no longer pending: another driver settled it first.
    */
-  async settle(tenant: Tenant, id: string, outcome: { status: 'issued' } | { status: 'refused'; refusal: IssuanceRefusal }): Promise<boolean> {
-    const { count } = await this.db.issuance.updateMany({
-      where: { id, status: 'pending', ...tenantScope(tenant) },
-      data: outcome.status === 'issued' ? { status: 'issued' } : { status: 'refused', refusal: { ...outcome.refusal } },
-    });
-    return count === 1;
+  async refuse(tenant: Tenant, id: string, refusal: IssuanceRefusal): Promise<void> {
+    await this.db.issuance.updateMany({ where: { id, status: 'pending', ...tenantScope(tenant) }, data: { status: 'refused', refusal: { ...refusal } } });
   }
 
   /** The event's issued comps, newest first: its guest list. */

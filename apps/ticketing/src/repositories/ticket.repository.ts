@@ -61,8 +61,7 @@ export class TicketRepository {
   }
 
   async ofIssuance(tenant: Tenant, issuanceId: string): Promise<TicketingTicket[]> {
-    const rows = await this.db.ticket.findMany({ where: { issuance_id: issuanceId, ...tenantScope(tenant) }, orderBy: { position: 'asc' }, select: ticketColumns });
-    return rows.map(toTicket);
+    return (await this.ofIssuances(tenant, [issuanceId])).get(issuanceId)!;
   }
 
   /** The tickets of several issuances, by issuance, each in position order. */

@@ -66,7 +66,7 @@ export class DriveIssuanceUseCase {
       await this.catalog.commit(claims, issuance.id);
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      await new IssuanceRepository(this.prisma).settle(tenant, issuance.id, { status: 'refused', refusal: toRefusal(publicRefusal(error)) });
+      await new IssuanceRepository(this.prisma).refuse(tenant, issuance.id, toRefusal(publicRefusal(error)));
       // Refused just now, or settled by another driver meanwhile: the record says which.
       return this.execute(claims, tenant, issuance.id);
     }
