@@ -1,3 +1,5 @@
+import { createPublicKey } from 'node:crypto';
+import jwt from 'jsonwebtoken';
 import { activateLive, as, call, createAccount } from './support/api';
 import { type Client, ids, walkList } from './support/lists';
 
@@ -40,6 +42,8 @@ describe('tickets through the gateway', () => {
       status: 'valid',
       price: PRICE,
       currency: 'EUR',
+      code: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      code_version: 1,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -52,6 +56,30 @@ describe('tickets through the gateway', () => {
     expect(ids((await api.get(`/v1/tickets?customer=${ticket.customer}&event_id=${eventId}&status=valid`)).body)).toEqual(
       [...byEmail.body.tickets, ...issued.body.tickets.slice().reverse()].map((t: { id: string }) => t.id),
     );
+  });
+
+  it('gives each ticket a code that a door device verifies offline with the published keys', async () => {
+    const admin = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(admin);
+    const issued = await admin.post(`/v1/events/${eventId}/tickets`, sale(tierId));
+    const scanner = as((await admin.post('/v1/account/keys', { label: 'door', scopes: ['scanning:write'] })).body.secret);
+    const keySet = await scanner.get('/v1/scan/keys');
+    expect(keySet.status).toBe(200);
+    expect(keySet.body).toEqual({ object: 'ticket_code_key_set', keys: [{ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid: expect.any(String), alg: 'ES256', use: 'sig' }] });
+
+    const verifyOffline = (code: string) => {
+      const kid = jwt.decode(code, { complete: true })?.header.kid;
+      const key = keySet.body.keys.find((candidate: { kid: string }) => candidate.kid === kid);
+      return jwt.verify(code, createPublicKey({ key, format: 'jwk' }), { algorithms: ['ES256'] });
+    };
+    const [first, second] = issued.body.tickets;
+    expect(verifyOffline(first.code)).toEqual({ sub: first.id, evt: eventId, ver: 1 });
+    expect(verifyOffline(second.code)).toEqual({ sub: second.id, evt: eventId, ver: 1 });
+    const [header, , signature] = first.code.split('.');
+    const tampered = `${header}.${Buffer.from(JSON.stringify({ sub: first.id, evt: 'evt_other', ver: 1 })).toString('base64url')}.${signature}`;
+    expect(() => verifyOffline(tampered)).toThrow('invalid signature');
+    expect((await admin.get(`/v1/tickets/${first.id}`)).body.code).toBe(first.code);
+    expect((await as((await admin.post('/v1/account/keys', { label: 'reader', scopes: ['tickets:read'] })).body.secret).get('/v1/scan/keys')).status).toBe(403);
   });
 
   it('creates customers, once per email', async () => {

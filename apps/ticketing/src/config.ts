@@ -1,5 +1,43 @@
+import type { JsonWebKey } from 'node:crypto';
 import { z } from 'zod';
 import { backendServiceEnv, databaseUrl, grpcAddress, grpcDeadlineMs, kafkaBrokers, loadConfig } from '@ticketing/config';
+
+/**
+ * The key that signs ticket codes when none is configured: development and tests only, like the
+ * internal token secret; production must set TICKET_CODE_SIGNING_KEY or start-up stops.
+ */
+const DEVELOPMENT_TICKET_CODE_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgAM+R058M4CeMPZSS
+5B6gBj6prQp2/H75z8mJp5pb9OOhRANCAAQ98e1a7Nxqy2l87XcLMa3CZPOIzMqo
+uJhO/R0KElPkxkFh9S5ECquBcewpyfEeBe+1GkHMVFpwg8kvE2M9ewOP
+-----END PRIVATE KEY-----
+`;
+
+const ticketCodeSigningKey = z
+  .string()
+  .optional()
+  .transform((value, context) => {
+    if (value) return value.replace(/\\n/g, '\n');
+    if (process.env.NODE_ENV === 'production') {
+      context.addIssue({ code: 'custom', message: 'is required in production' });
+      return z.NEVER;
+    }
+    return DEVELOPMENT_TICKET_CODE_KEY;
+  });
+
+const retiredTicketCodeKeys = z
+  .string()
+  .default('[]')
+  .transform((value, context) => {
+    try {
+      const keys: unknown = JSON.parse(value);
+      if (Array.isArray(keys) && keys.every((key) => typeof key === 'object' && key !== null)) return keys as JsonWebKey[];
+    } catch {
+      // reported below
+    }
+    context.addIssue({ code: 'custom', message: 'must be a JSON array of public keys (JWKs)' });
+    return z.NEVER;
+  });
 
 const ticketingEnv = z.object({
   ...backendServiceEnv('ticketing'),
@@ -19,6 +57,10 @@ const ticketingEnv = z.object({
    */
   REDRIVE_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000),
   REDRIVE_AFTER_MS: z.coerce.number().int().min(0).default(30_000),
+  /** The P-256 private key (PEM; a literal `\n` may stand for newlines) that signs ticket codes (decision 0031). */
+  TICKET_CODE_SIGNING_KEY: ticketCodeSigningKey,
+  /** Public keys signed with before a rotation, still published while their codes circulate. */
+  TICKET_CODE_RETIRED_KEYS: retiredTicketCodeKeys,
 });
 
 export type TicketingConfig = z.infer<typeof ticketingEnv>;

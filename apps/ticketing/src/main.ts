@@ -3,6 +3,7 @@ import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createGrpcClient } from '@ticketing/grpc';
 import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
 import { runService, startEndpoints } from '@ticketing/service';
+import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { CatalogInventory } from './catalog/catalog-inventory';
 import { loadTicketingConfig } from './config';
 import { createTicketingPrisma } from './db';
@@ -14,6 +15,7 @@ void runService({
   name: 'ticketing',
   loadConfig: loadTicketingConfig,
   start: async (config, logger) => {
+    const codes = new TicketCodeSigner(config.TICKET_CODE_SIGNING_KEY, config.TICKET_CODE_RETIRED_KEYS);
     const prisma = createTicketingPrisma(config.DATABASE_URL);
     await prisma.$connect();
 
@@ -30,7 +32,7 @@ void runService({
     };
     const catalog = new CatalogInventory(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
-    const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog), logger);
+    const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
     const redriver = startPeriodicSweep({
       what: 'stalled issuances',
       intervalMs: config.REDRIVE_INTERVAL_MS,
@@ -42,7 +44,7 @@ void runService({
       grpcPort: config.GRPC_PORT,
       opsPort: config.OPS_PORT,
       logger,
-      services: ticketingGrpcServices(prisma, catalog, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger }),
+      services: ticketingGrpcServices(prisma, catalog, codes, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger }),
       isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
 

@@ -1,10 +1,13 @@
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
+import jwt from 'jsonwebtoken';
 import type { InternalClaims, Mode, Tenant } from '@ticketing/auth';
 import { catalogV1, ticketingV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { callUnary, createGrpcClient, startGrpcServer, type CallerOptions, type RunningGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
+import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { CatalogInventory } from '../src/catalog/catalog-inventory';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
@@ -17,6 +20,7 @@ import { CatalogDouble } from './support/catalog.double';
 const tokenSecret = 'ticketing-test-secret-0123456789';
 const options: CallerOptions = { tokenSecret, deadlineMs: 10_000 };
 const logger = createLogger('ticketing-test', 'silent');
+const codes = new TicketCodeSigner(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
 
 /**
  * Issuance, customers and tickets through ticketing's real gRPC server on real PostgreSQL, with
@@ -40,7 +44,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const catalogAddress = `127.0.0.1:${catalogServer.port}`;
     catalogClients = { inventory: createGrpcClient(catalogV1.InventoryServiceClient, catalogAddress), discounts: createGrpcClient(catalogV1.DiscountServiceClient, catalogAddress) };
     catalog = new CatalogInventory(catalogClients, options);
-    ticketingServer = await startGrpcServer(ticketingGrpcServices(prisma, catalog, { tokenSecret, logger }), 0);
+    ticketingServer = await startGrpcServer(ticketingGrpcServices(prisma, catalog, codes, { tokenSecret, logger }), 0);
     const ticketingAddress = `127.0.0.1:${ticketingServer.port}`;
     customers = createGrpcClient(ticketingV1.CustomerServiceClient, ticketingAddress);
     tickets = createGrpcClient(ticketingV1.TicketServiceClient, ticketingAddress);
@@ -89,6 +93,21 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(outbox.map((row) => (row.payload as { type: string; data: { ticket_ids: string[] } }).data.ticket_ids)).toEqual([issued.tickets.map((ticket) => ticket.id), [again.tickets[0]!.id]]);
   });
 
+  it('gives every ticket its own code, signed with a key the published key set holds', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    const issued = await issue(claims, saleRequest(eventId, tierId));
+    const { keys } = await callUnary(tickets.listCodeKeys.bind(tickets), {}, claims, options);
+    expect(keys.map((key) => key.kid)).toEqual([codes.publicKeys[0]!.kid]);
+    for (const ticket of issued.tickets) {
+      expect(ticket.code_version).toBe(1);
+      const key = keys.find((candidate) => candidate.kid === jwt.decode(ticket.code, { complete: true })?.header.kid)!;
+      expect(jwt.verify(ticket.code, createPublicKey({ key: { ...key }, format: 'jwk' }), { algorithms: ['ES256'] })).toEqual({ sub: ticket.id, evt: eventId, ver: 1 });
+    }
+    const read = await callUnary(tickets.getTicket.bind(tickets), { id: issued.tickets[0]!.id }, claims, options);
+    expect(read.code).toBe(issued.tickets[0]!.code);
+  });
+
   it('refuses a payment that is not the quoted total, and then writes nothing anywhere', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims);
@@ -126,7 +145,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     }
     const lapsing = new LapsingHold(catalogClients, options);
     const idempotent: CallerOptions = { ...options, idempotency: { key: 'lapsing', fingerprint: 'f', onReplayed: () => undefined } };
-    const lapsingServer = await startGrpcServer(ticketingGrpcServices(prisma, lapsing, { tokenSecret, logger }), 0);
+    const lapsingServer = await startGrpcServer(ticketingGrpcServices(prisma, lapsing, codes, { tokenSecret, logger }), 0);
     const client = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${lapsingServer.port}`);
     try {
       for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -181,12 +200,12 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       }
     }
     const flaky = new LostCommitReply(catalogClients, options);
-    const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky), logger, () => false);
+    const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky, codes), logger, () => false);
     await expect(issueWithLostReply.sell(claims, tenantOf(claims), saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'service_unavailable' });
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);
 
-    const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog), logger);
+    const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
     expect(await redrive.execute(0)).toBeGreaterThanOrEqual(1);
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(2);
     expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'issued' }]);

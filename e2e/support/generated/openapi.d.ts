@@ -1095,6 +1095,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scan/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the public keys that verify ticket codes offline
+         * @description Needs a secret key with scope `scanning:write`.
+         */
+        get: operations["listTicketCodeKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scan/validate": {
         parameters: {
             query?: never;
@@ -2328,6 +2348,8 @@ export interface components {
          *       "status": "valid",
          *       "price": 4500,
          *       "currency": "EUR",
+         *       "code": "eyJhbGciOiJFUzI1NiIsImtpZCI6Ik5RbXNQUmZkM0tGb3JsbGgifQ.eyJzdWIiOiJ0a3RfMDFKRDNXRDdHOUoxTDNONVE3UzlVMVczWTUiLCJldnQiOiJldnRfMDFKRDNXOVpRNFg4VjVLMk03TjZQMVIwU1QiLCJ2ZXIiOjF9.cY3kYhO2dl4I7q2kJ1b3Zq5XK9lW8bW0mE0gk8pYQe3dJ2c5nXQ1t7kq0x8QxQ1XfJmGqXjZs3z1p6tV9Xx6cA",
+         *       "code_version": 1,
          *       "created_at": "2027-03-01T10:00:02.000Z",
          *       "updated_at": "2027-03-01T10:00:02.000Z"
          *     }
@@ -2359,6 +2381,13 @@ export interface components {
             price: number;
             /** @example EUR */
             currency: string;
+            /** @description What the door scans (show it as a QR code): an ES256 JWT naming the ticket (`sub`), its event (`evt`) and `code_version` (`ver`), verifiable offline with the keys of GET /v1/scan/keys. A new one is issued when the ticket changes hands or tier, and the old one stops scanning. */
+            code: string;
+            /**
+             * @description Raised whenever the holder or tier changes.
+             * @example 1
+             */
+            code_version: number;
             /**
              * Format: date-time
              * @description ISO 8601 UTC date-time.
@@ -2407,6 +2436,8 @@ export interface components {
          *           "status": "valid",
          *           "price": 4500,
          *           "currency": "EUR",
+         *           "code": "eyJhbGciOiJFUzI1NiIsImtpZCI6Ik5RbXNQUmZkM0tGb3JsbGgifQ.eyJzdWIiOiJ0a3RfMDFKRDNXRDdHOUoxTDNONVE3UzlVMVczWTUiLCJldnQiOiJldnRfMDFKRDNXOVpRNFg4VjVLMk03TjZQMVIwU1QiLCJ2ZXIiOjF9.cY3kYhO2dl4I7q2kJ1b3Zq5XK9lW8bW0mE0gk8pYQe3dJ2c5nXQ1t7kq0x8QxQ1XfJmGqXjZs3z1p6tV9Xx6cA",
+         *           "code_version": 1,
          *           "created_at": "2027-03-01T10:00:02.000Z",
          *           "updated_at": "2027-03-01T10:00:02.000Z"
          *         }
@@ -2444,6 +2475,8 @@ export interface components {
          *           "status": "valid",
          *           "price": 0,
          *           "currency": "EUR",
+         *           "code": "eyJhbGciOiJFUzI1NiIsImtpZCI6Ik5RbXNQUmZkM0tGb3JsbGgifQ.eyJzdWIiOiJ0a3RfMDFKRDNXRDdHOUoxTDNONVE3UzlVMVczWTUiLCJldnQiOiJldnRfMDFKRDNXOVpRNFg4VjVLMk03TjZQMVIwU1QiLCJ2ZXIiOjF9.cY3kYhO2dl4I7q2kJ1b3Zq5XK9lW8bW0mE0gk8pYQe3dJ2c5nXQ1t7kq0x8QxQ1XfJmGqXjZs3z1p6tV9Xx6cA",
+         *           "code_version": 1,
          *           "created_at": "2027-03-01T10:00:02.000Z",
          *           "updated_at": "2027-03-01T10:00:02.000Z"
          *         }
@@ -2510,6 +2543,42 @@ export interface components {
              * @example 2027-07-01T20:00:00.000Z
              */
             updated_at: string;
+        };
+        /**
+         * @description A JSON Web Key Set (RFC 7517; JOSE libraries read it as it is). Door devices fetch it while online and verify ticket codes (ES256 JWTs) against it offline; refetch it when a code names a `kid` the device does not hold. Keys rotate by adding a new signing key while the retired one stays listed until its codes are gone.
+         * @example {
+         *       "object": "ticket_code_key_set",
+         *       "keys": [
+         *         {
+         *           "kty": "EC",
+         *           "crv": "P-256",
+         *           "x": "PfHtWuzcastpfO13CzGtwmTziMzKqLiYTv0dChJT5MY",
+         *           "y": "QWH1LkQKq4Fx7CnJ8R4F77UaQcxUWnCDyS8TYz17A48",
+         *           "kid": "NQmsPRfd3KForllh",
+         *           "alg": "ES256",
+         *           "use": "sig"
+         *         }
+         *       ]
+         *     }
+         */
+        TicketCodeKeySet: {
+            /** @enum {string} */
+            object: "ticket_code_key_set";
+            /** @description The signing key first, then retired keys whose codes may still circulate. */
+            keys: {
+                /** @enum {string} */
+                kty: "EC";
+                /** @enum {string} */
+                crv: "P-256";
+                x: string;
+                y: string;
+                /** @description Named by the `kid` header of the codes it verifies. */
+                kid: string;
+                /** @enum {string} */
+                alg: "ES256";
+                /** @enum {string} */
+                use: "sig";
+            }[];
         };
     };
     responses: never;
@@ -10232,6 +10301,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotImplementedError"];
+                };
+            };
+            /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
+            default: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTicketCodeKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketCodeKeySet"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The key may not do this; it needs scope `scanning:write`. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */

@@ -13,6 +13,8 @@ const ticketExample = {
   status: 'valid',
   price: 4500,
   currency: 'EUR',
+  code: 'eyJhbGciOiJFUzI1NiIsImtpZCI6Ik5RbXNQUmZkM0tGb3JsbGgifQ.eyJzdWIiOiJ0a3RfMDFKRDNXRDdHOUoxTDNONVE3UzlVMVczWTUiLCJldnQiOiJldnRfMDFKRDNXOVpRNFg4VjVLMk03TjZQMVIwU1QiLCJ2ZXIiOjF9.cY3kYhO2dl4I7q2kJ1b3Zq5XK9lW8bW0mE0gk8pYQe3dJ2c5nXQ1t7kq0x8QxQ1XfJmGqXjZs3z1p6tV9Xx6cA',
+  code_version: 1,
   created_at: '2027-03-01T10:00:02.000Z',
   updated_at: '2027-03-01T10:00:02.000Z',
 } as const;
@@ -27,6 +29,11 @@ export const ticketResource = z
     status: z.enum(TICKET_STATUSES).meta({ description: 'valid until checked in, refunded, revoked or canceled.' }),
     price: z.number().int().meta({ description: 'What the holder paid for this ticket, in minor units of `currency`; 0 for a comp.' }),
     currency: z.string().meta({ example: 'EUR' }),
+    code: z.string().meta({
+      description:
+        'What the door scans (show it as a QR code): an ES256 JWT naming the ticket (`sub`), its event (`evt`) and `code_version` (`ver`), verifiable offline with the keys of GET /v1/scan/keys. A new one is issued when the ticket changes hands or tier, and the old one stops scanning.',
+    }),
+    code_version: z.number().int().meta({ description: 'Raised whenever the holder or tier changes.', example: 1 }),
     updated_at: timestamp,
   })
   .meta({ id: 'Ticket', example: ticketExample });
@@ -58,6 +65,8 @@ export function presentTicket(ticket: ticketingV1.Ticket): z.output<typeof ticke
     status: ticketStatusOf(ticket.status),
     price: ticket.price,
     currency: ticket.currency,
+    code: ticket.code,
+    code_version: ticket.code_version,
     created_at: ticket.created_at,
     updated_at: ticket.updated_at,
   };
@@ -106,4 +115,40 @@ export function presentComp(comp: ticketingV1.Comp): z.output<typeof compResourc
     tickets: comp.tickets.map(presentTicket),
     created_at: comp.created_at,
   };
+}
+
+export const ticketCodeKeySetResource = z
+  .object({
+    object: z.literal('ticket_code_key_set'),
+    keys: z
+      .array(
+        z.object({
+          kty: z.literal('EC'),
+          crv: z.literal('P-256'),
+          x: z.string(),
+          y: z.string(),
+          kid: z.string().meta({ description: 'Named by the `kid` header of the codes it verifies.' }),
+          alg: z.literal('ES256'),
+          use: z.literal('sig'),
+        }),
+      )
+      .meta({ description: 'The signing key first, then retired keys whose codes may still circulate.' }),
+  })
+  .meta({
+    id: 'TicketCodeKeySet',
+    description:
+      'A JSON Web Key Set (RFC 7517; JOSE libraries read it as it is). Door devices fetch it while online and verify ticket codes (ES256 JWTs) against it offline; refetch it when a code names a `kid` the device does not hold. Keys rotate by adding a new signing key while the retired one stays listed until its codes are gone.',
+    example: {
+      object: 'ticket_code_key_set',
+      keys: [{ kty: 'EC', crv: 'P-256', x: 'PfHtWuzcastpfO13CzGtwmTziMzKqLiYTv0dChJT5MY', y: 'QWH1LkQKq4Fx7CnJ8R4F77UaQcxUWnCDyS8TYz17A48', kid: 'NQmsPRfd3KForllh', alg: 'ES256', use: 'sig' }],
+    },
+  });
+
+function codeKeyOf(key: ticketingV1.CodeKey): z.output<typeof ticketCodeKeySetResource>['keys'][number] {
+  if (key.kty !== 'EC' || key.crv !== 'P-256' || key.alg !== 'ES256' || key.use !== 'sig') throw new Error(`ticketing answered a code key of an unknown kind (${key.kty}/${key.crv}/${key.alg})`);
+  return { kty: key.kty, crv: key.crv, x: key.x, y: key.y, kid: key.kid, alg: key.alg, use: key.use };
+}
+
+export function presentTicketCodeKeySet(set: ticketingV1.CodeKeySet): z.output<typeof ticketCodeKeySetResource> {
+  return { object: 'ticket_code_key_set', keys: set.keys.map(codeKeyOf) };
 }

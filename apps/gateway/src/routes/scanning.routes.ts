@@ -1,10 +1,21 @@
 import { plannedObject, plannedResource } from '../presenters/resource.schema';
+import { presentTicketCodeKeySet, ticketCodeKeySetResource } from '../presenters/ticket.presenter';
 import { defineRoute, secretKey } from './route';
 
 const TAG = 'Scanning';
 const access = secretKey('scanning:write');
 
 export const scanningRoutes = [
+  defineRoute({
+    operationId: 'listTicketCodeKeys',
+    method: 'get',
+    path: '/v1/scan/keys',
+    summary: 'Get the public keys that verify ticket codes offline',
+    tag: TAG,
+    access,
+    response: ticketCodeKeySetResource,
+    handler: async (_input, { services }) => presentTicketCodeKeySet(await services.tickets.listCodeKeys({})),
+  }),
   defineRoute({
     operationId: 'validateScan',
     method: 'post',

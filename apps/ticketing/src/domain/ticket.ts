@@ -15,6 +15,10 @@ export interface TicketingTicket {
   /** What the holder paid for this ticket, in minor units of currency; 0 for a comp. */
   price: number;
   currency: string;
+  /** Raised whenever the holder or tier changes; scanners refuse codes of older versions. */
+  code_version: number;
+  /** The signed, scannable code of this version (decision 0031). */
+  code: string;
   created_at: Date;
   updated_at: Date;
 }

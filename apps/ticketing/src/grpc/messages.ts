@@ -28,6 +28,8 @@ export function toTicketMessage(ticket: TicketingTicket): ticketingV1.Ticket {
     price: ticket.price,
     currency: ticket.currency,
     issuance_id: ticket.issuance_id,
+    code_version: ticket.code_version,
+    code: ticket.code,
     created_at: iso(ticket.created_at),
     updated_at: iso(ticket.updated_at),
   };

@@ -2,6 +2,7 @@ import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc
 import { ticketingV1 } from '@ticketing/contracts';
 import { idempotentWrites } from '@ticketing/db';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
+import type { TicketCodeSigner } from '@ticketing/ticket-codes';
 import type { CatalogInventory } from '../catalog/catalog-inventory';
 import type { PrismaClient } from '../db';
 import { CreateCustomerUseCase } from '../usecases/create-customer/create-customer.usecase';
@@ -21,12 +22,13 @@ import { toCompMessage, toCustomerMessage, toIssuedTicketsMessage, toTicketMessa
 export function ticketingGrpcServices(
   client: PrismaClient,
   catalog: CatalogInventory,
+  codes: TicketCodeSigner,
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const prisma = idempotentWrites(client, currentIdempotentCall);
   const createCustomer = new CreateCustomerUseCase(prisma);
   const getCustomer = new GetCustomerUseCase(prisma);
-  const issueTickets = new IssueTicketsUseCase(prisma, catalog, new DriveIssuanceUseCase(client, catalog), options.logger, () => currentIdempotentCall() !== undefined);
+  const issueTickets = new IssueTicketsUseCase(prisma, catalog, new DriveIssuanceUseCase(client, catalog, codes), options.logger, () => currentIdempotentCall() !== undefined);
   const getTicket = new GetTicketUseCase(prisma);
   const listTickets = new ListTicketsUseCase(prisma);
   const listComps = new ListCompsUseCase(prisma);
@@ -56,6 +58,7 @@ export function ticketingGrpcServices(
             const page = await listTickets.execute(context.tenant, request, request.page);
             return { data: page.data.map(toTicketMessage), has_more: page.has_more };
           },
+          listCodeKeys: async () => ({ keys: [...codes.publicKeys] }),
         },
         options,
       ),

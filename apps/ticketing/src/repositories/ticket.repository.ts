@@ -17,6 +17,8 @@ const ticketColumns = {
   status: true,
   price: true,
   currency: true,
+  code_version: true,
+  code: true,
   created_at: true,
   updated_at: true,
 } as const;
@@ -38,12 +40,14 @@ export class TicketRepository {
 
   /**
    * Issues a pending issuance in one statement: marks it issued, creates one valid ticket per
-   * unit (`ticketIds`, in order, sharing its amount) and enqueues `message`. Null, with nothing
+   * unit (`units`, in order, sharing its amount) and enqueues `message`. Null, with nothing
    * written, when the issuance was no longer pending: another driver issued or refused it.
    */
-  async issue(tenant: Tenant, issuance: TicketingIssuance, ticketIds: readonly string[], message: OutboxRow<unknown>): Promise<TicketingTicket[] | null> {
+  async issue(tenant: Tenant, issuance: TicketingIssuance, units: ReadonlyArray<{ id: string; code: string }>, message: OutboxRow<unknown>): Promise<TicketingTicket[] | null> {
     const prices = ticketPrices(issuance.amount, issuance.quantity).map(String);
-    const positions = ticketIds.map((_, index) => index + 1);
+    const ticketIds = units.map((unit) => unit.id);
+    const codes = units.map((unit) => unit.code);
+    const positions = units.map((_, index) => index + 1);
     const rows = await this.db.$queryRaw<TicketRow[]>`
       WITH issued AS (
         UPDATE issuances SET status = 'issued', updated_at = now()
@@ -52,10 +56,10 @@ export class TicketRepository {
       enqueued AS (
         INSERT INTO outbox_messages (id, topic, message_key, payload)
         SELECT ${message.id}, ${message.topic}, ${message.messageKey}, ${message.payload}::jsonb FROM issued)
-      INSERT INTO tickets (id, account_id, mode, event_id, tier_id, issuance_id, position, customer_id, status, price, currency)
-      SELECT unit.id, i.account_id, i.mode, i.event_id, i.tier_id, i.id, unit.position, i.customer_id, 'valid', unit.price, i.currency
-        FROM issued i, unnest(${[...ticketIds]}::text[], ${positions}::int[], ${prices}::bigint[]) AS unit (id, position, price)
-      RETURNING id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, created_at, updated_at`;
+      INSERT INTO tickets (id, account_id, mode, event_id, tier_id, issuance_id, position, customer_id, status, price, currency, code)
+      SELECT unit.id, i.account_id, i.mode, i.event_id, i.tier_id, i.id, unit.position, i.customer_id, 'valid', unit.price, i.currency, unit.code
+        FROM issued i, unnest(${ticketIds}::text[], ${positions}::int[], ${prices}::bigint[], ${codes}::text[]) AS unit (id, position, price, code)
+      RETURNING id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, code_version, code, created_at, updated_at`;
     if (rows.length === 0) return null;
     return rows.map(toTicket).sort((a, b) => (a.id < b.id ? -1 : 1));
   }

@@ -3,6 +3,7 @@ import { TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { outboxRow } from '@ticketing/kafka';
+import type { TicketCodeSigner } from '@ticketing/ticket-codes';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { refusalError, toRefusal, type TicketingIssuance } from '../../domain/issuance';
@@ -45,6 +46,7 @@ export class DriveIssuanceUseCase {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly catalog: CatalogInventory,
+    private readonly codes: TicketCodeSigner,
   ) {}
 
   async execute(claims: InternalClaims, tenant: Tenant, issuanceId: string): Promise<IssuedTickets> {
@@ -70,7 +72,10 @@ export class DriveIssuanceUseCase {
       // Refused just now, or settled by another driver meanwhile: the record says which.
       return this.execute(claims, tenant, issuance.id);
     }
-    const ticketIds = Array.from({ length: issuance.quantity }, () => newId('tkt'));
+    const units = Array.from({ length: issuance.quantity }, () => {
+      const id = newId('tkt');
+      return { id, code: this.codes.sign({ ticketId: id, eventId: issuance.event_id, version: 1 }) };
+    });
     const message = outboxRow({
       topic: TICKETING_TICKET_TOPIC,
       type: 'ticket.issued',
@@ -81,13 +86,13 @@ export class DriveIssuanceUseCase {
         tier_id: issuance.tier_id,
         issuance_id: issuance.id,
         customer_id: issuance.customer_id,
-        ticket_ids: ticketIds,
+        ticket_ids: units.map((unit) => unit.id),
         amount: issuance.amount,
         currency: issuance.currency,
         kind: issuance.kind,
       },
     });
-    const tickets = await new TicketRepository(this.prisma).issue(tenant, issuance, ticketIds, message);
+    const tickets = await new TicketRepository(this.prisma).issue(tenant, issuance, units, message);
     const issued = tickets && { issuance: { ...issuance, status: 'issued' as const }, tickets };
     // Another driver issued it first: its tickets are the issuance's.
     return issued ?? this.execute(claims, tenant, issuance.id);

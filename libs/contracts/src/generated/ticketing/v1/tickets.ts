@@ -35,6 +35,10 @@ export interface Ticket {
   issuance_id: string;
   created_at: string;
   updated_at: string;
+  /** Raised whenever the holder or tier changes; scanners refuse codes of older versions. */
+  code_version: number;
+  /** The signed, scannable code of this version: an ES256 JWT (decision 0031). */
+  code: string;
 }
 
 /** Who the tickets are for: an existing customer, or an email that finds or creates one. */
@@ -126,6 +130,24 @@ export interface CompList {
   has_more: boolean;
 }
 
+export interface ListCodeKeysRequest {
+}
+
+/** A public key as RFC 7517 writes it (a P-256 key for ES256). */
+export interface CodeKey {
+  kty: string;
+  crv: string;
+  x: string;
+  y: string;
+  kid: string;
+  alg: string;
+  use: string;
+}
+
+export interface CodeKeySet {
+  keys: CodeKey[];
+}
+
 function createBaseTicket(): Ticket {
   return {
     id: "",
@@ -139,6 +161,8 @@ function createBaseTicket(): Ticket {
     issuance_id: "",
     created_at: "",
     updated_at: "",
+    code_version: 0,
+    code: "",
   };
 }
 
@@ -176,6 +200,12 @@ export const Ticket: MessageFns<Ticket> = {
     }
     if (message.updated_at !== "") {
       writer.uint32(90).string(message.updated_at);
+    }
+    if (message.code_version !== 0) {
+      writer.uint32(96).int32(message.code_version);
+    }
+    if (message.code !== "") {
+      writer.uint32(106).string(message.code);
     }
     return writer;
   },
@@ -279,6 +309,22 @@ export const Ticket: MessageFns<Ticket> = {
             }
 
             message.updated_at = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.code_version = reader.int32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.code = reader.string();
             continue;
           }
         }
@@ -1226,6 +1272,199 @@ export const CompList: MessageFns<CompList> = {
   },
 };
 
+function createBaseListCodeKeysRequest(): ListCodeKeysRequest {
+  return {};
+}
+
+export const ListCodeKeysRequest: MessageFns<ListCodeKeysRequest> = {
+  encode(_: ListCodeKeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCodeKeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCodeKeysRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCodeKey(): CodeKey {
+  return { kty: "", crv: "", x: "", y: "", kid: "", alg: "", use: "" };
+}
+
+export const CodeKey: MessageFns<CodeKey> = {
+  encode(message: CodeKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kty !== "") {
+      writer.uint32(10).string(message.kty);
+    }
+    if (message.crv !== "") {
+      writer.uint32(18).string(message.crv);
+    }
+    if (message.x !== "") {
+      writer.uint32(26).string(message.x);
+    }
+    if (message.y !== "") {
+      writer.uint32(34).string(message.y);
+    }
+    if (message.kid !== "") {
+      writer.uint32(42).string(message.kid);
+    }
+    if (message.alg !== "") {
+      writer.uint32(50).string(message.alg);
+    }
+    if (message.use !== "") {
+      writer.uint32(58).string(message.use);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CodeKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCodeKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kty = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.crv = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.x = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.y = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.kid = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.alg = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.use = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCodeKeySet(): CodeKeySet {
+  return { keys: [] };
+}
+
+export const CodeKeySet: MessageFns<CodeKeySet> = {
+  encode(message: CodeKeySet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keys) {
+      CodeKey.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CodeKeySet {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCodeKeySet();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keys.push(CodeKey.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Tickets: issued in catalog's inventory (decision 0030), read back by id or as lists. */
 export type TicketServiceService = typeof TicketServiceService;
 export const TicketServiceService = {
@@ -1287,6 +1526,19 @@ export const TicketServiceService = {
     responseSerialize: (value: TicketList): Buffer => Buffer.from(TicketList.encode(value).finish()),
     responseDeserialize: (value: Buffer): TicketList => TicketList.decode(value),
   },
+  /**
+   * The public keys that verify ticket codes (decision 0031): the signing key first, then
+   * retired keys whose codes may still circulate. The same for every account.
+   */
+  listCodeKeys: {
+    path: "/ticketing.v1.TicketService/ListCodeKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCodeKeysRequest): Buffer => Buffer.from(ListCodeKeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCodeKeysRequest => ListCodeKeysRequest.decode(value),
+    responseSerialize: (value: CodeKeySet): Buffer => Buffer.from(CodeKeySet.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CodeKeySet => CodeKeySet.decode(value),
+  },
 } as const;
 
 export interface TicketServiceServer extends UntypedServiceImplementation {
@@ -1308,6 +1560,11 @@ export interface TicketServiceServer extends UntypedServiceImplementation {
   listComps: handleUnaryCall<ListCompsRequest, CompList>;
   getTicket: handleUnaryCall<GetTicketRequest, Ticket>;
   listTickets: handleUnaryCall<ListTicketsRequest, TicketList>;
+  /**
+   * The public keys that verify ticket codes (decision 0031): the signing key first, then
+   * retired keys whose codes may still circulate. The same for every account.
+   */
+  listCodeKeys: handleUnaryCall<ListCodeKeysRequest, CodeKeySet>;
 }
 
 export interface TicketServiceClient extends Client {
@@ -1398,6 +1655,25 @@ export interface TicketServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TicketList) => void,
+  ): ClientUnaryCall;
+  /**
+   * The public keys that verify ticket codes (decision 0031): the signing key first, then
+   * retired keys whose codes may still circulate. The same for every account.
+   */
+  listCodeKeys(
+    request: ListCodeKeysRequest,
+    callback: (error: ServiceError | null, response: CodeKeySet) => void,
+  ): ClientUnaryCall;
+  listCodeKeys(
+    request: ListCodeKeysRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CodeKeySet) => void,
+  ): ClientUnaryCall;
+  listCodeKeys(
+    request: ListCodeKeysRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CodeKeySet) => void,
   ): ClientUnaryCall;
 }
 

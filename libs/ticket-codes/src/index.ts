@@ -1,0 +1,1 @@
+export { TicketCodeSigner, type PublicCodeKey, type TicketCodeClaims } from './ticket-code-signer';
