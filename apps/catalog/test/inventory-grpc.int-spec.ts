@@ -124,6 +124,58 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     await expect(reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 1, kind: COMP })).rejects.toMatchObject({ code: 'event_not_on_sale' });
   });
 
+  describe('returns of sold units', () => {
+    const giveBack = (claims: InternalClaims, reservationId: string, quantity = 1, returnId = newId('tch')) =>
+      callUnary(inventory.returnInventory.bind(inventory), { return_id: returnId, reservation_id: reservationId, quantity }, claims, options);
+
+    it('gives sold units back one return at a time; the same return again gives nothing more', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 5 });
+      const sold = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 3 });
+      await commit(claims, sold.id);
+      const first = await giveBack(claims, sold.id, 1, 'tch_first');
+      expect(first).toMatchObject({ id: 'tch_first', reservation_id: sold.id, quantity: 1, reservation_returned: 1, tier: { sold: 2, held: 0 } });
+      expect(await giveBack(claims, sold.id, 1, 'tch_first')).toMatchObject({ reservation_returned: 1, tier: { sold: 2 } });
+      await giveBack(claims, sold.id, 2);
+      expect(await counters(tierId)).toEqual({ held: 0, sold: 0 });
+      await expect(giveBack(claims, sold.id, 1)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'quantity', message: expect.stringContaining('3 of its units returned already') });
+      await expect(giveBack(claims, sold.id, 2, 'tch_first')).rejects.toMatchObject({ code: 'idempotency_key_reused', param: 'return_id' });
+      expect(await counters(tierId)).toEqual({ held: 0, sold: 0 });
+    });
+
+    it('refuses to return units that were never sold, and another tenant’s', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 5 });
+      const held = await reserve(claims, { event_id: eventId, tier_id: tierId });
+      await expect(giveBack(claims, held.id)).rejects.toMatchObject({ code: 'reservation_not_committed', status: 409 });
+      await release(claims, held.id);
+      await expect(giveBack(claims, held.id)).rejects.toMatchObject({ code: 'reservation_released', status: 409 });
+      const sold = await reserve(claims, { event_id: eventId, tier_id: tierId });
+      await commit(claims, sold.id);
+      await expect(giveBack(tenant(), sold.id)).rejects.toMatchObject({ code: 'resource_missing', param: 'reservation_id' });
+      expect(await counters(tierId)).toEqual({ held: 0, sold: 1 });
+    });
+
+    it('never gives back more than was sold, whatever the concurrency', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 10, max_per_order: 10 });
+      const sold = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 4 });
+      await commit(claims, sold.id);
+      const sameReturn = newId('tch');
+      const outcomes = await Promise.allSettled([
+        ...Array.from({ length: 10 }, () => giveBack(claims, sold.id)),
+        ...Array.from({ length: 5 }, () => giveBack(claims, sold.id, 1, sameReturn)),
+      ]);
+      // Four returns get the four units; the five calls of one return all succeed or all fail together.
+      const fulfilled = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+      expect([4, 8]).toContain(fulfilled.length);
+      expect(await counters(tierId)).toEqual({ held: 0, sold: 0 });
+      expect(await catalog.prisma.inventoryReturn.count({ where: { reservation_id: sold.id } })).toBe(4);
+      const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expect(refused.every((outcome) => (outcome as PromiseRejectedResult).reason.code === 'parameter_invalid')).toBe(true);
+    });
+  });
+
   it('keeps tenants and modes apart: another tenant can neither reserve the tier nor settle the reservation', async () => {
     const owner = tenant();
     const { eventId, tierId } = await eventWithTier(owner);

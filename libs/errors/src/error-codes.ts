@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   tier_not_on_sale: { status: 409, type: 'invalid_request_error' },
   reservation_released: { status: 409, type: 'invalid_request_error' },
   reservation_committed: { status: 409, type: 'invalid_request_error' },
+  reservation_not_committed: { status: 409, type: 'invalid_request_error' },
   customer_exists: { status: 409, type: 'invalid_request_error' },
   issuance_expired: { status: 409, type: 'invalid_request_error' },
   discount_code_taken: { status: 409, type: 'invalid_request_error' },

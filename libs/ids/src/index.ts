@@ -7,7 +7,7 @@ import { monotonicFactory } from 'ulid';
  */
 export const ID_PREFIXES = [
   'acct', 'key', 'org', 'evt', 'tier', 'dsc', 'dtr', 'tkt', 'hold', 'qen', 'cus', 'seg', 'pi',
-  'pay', 'cs', 'lst', 'stf', 'we', 'ntf', 'dlv', 'po', 'req', 'msg', 'iss',
+  'pay', 'cs', 'lst', 'stf', 'we', 'ntf', 'dlv', 'po', 'req', 'msg', 'iss', 'tch',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

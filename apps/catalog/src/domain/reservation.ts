@@ -121,3 +121,28 @@ export function settlementRefusal(reservation: CatalogReservation, settlement: S
       throw new Error(`reservation ${reservation.id} is still held after a settlement found it settled`);
   }
 }
+
+/** Sold units of a committed reservation to give back to its tier, under an id the caller chose. */
+export interface ReturnRequest {
+  id: string;
+  reservation_id: string;
+  quantity: number;
+}
+
+/** A return made, with the units its reservation has given back so far and the tier after it. */
+export interface ReturnView {
+  request: ReturnRequest;
+  reservationReturned: number;
+  tier: CatalogTier;
+}
+
+/** Why a return gave nothing back: the reservation never sold its units, or too few are still sold. */
+export function returnRefusal(request: ReturnRequest, reservationStatus: ReservationStatus, returned: number, sold: 'not_committed' | 'exceeds'): ApiError {
+  if (sold === 'exceeds') {
+    return new ApiError('parameter_invalid', `Reservation '${request.reservation_id}' has ${returned} of its units returned already; ${request.quantity} more would be more than it sold.`, {
+      param: 'quantity',
+    });
+  }
+  if (reservationStatus === 'released') return new ApiError('reservation_released', `Reservation '${request.reservation_id}' was released: its units were never sold.`);
+  return new ApiError('reservation_not_committed', `Reservation '${request.reservation_id}' is still held: release it instead of returning its units.`);
+}

@@ -2,7 +2,7 @@ import { RESERVATION_KIND_MESSAGES, type catalogV1 } from '@ticketing/contracts'
 import { ApiError } from '@ticketing/errors';
 import type { CatalogEvent } from '../domain/event';
 import type { CatalogOrganization } from '../domain/organization';
-import { RESERVATION_KINDS, type ReservationKind, type ReservationView } from '../domain/reservation';
+import { RESERVATION_KINDS, type ReservationKind, type ReservationView, type ReturnView } from '../domain/reservation';
 import type { SeatMapView } from '../domain/seat-map';
 import type { CatalogTier } from '../domain/tier';
 
@@ -98,6 +98,10 @@ export function toReservationMessage({ reservation, tier }: ReservationView): ca
     released_at: iso(reservation.released_at),
     tier: toTierMessage(tier),
   };
+}
+
+export function toInventoryReturnMessage({ request, reservationReturned, tier }: ReturnView): catalogV1.InventoryReturn {
+  return { id: request.id, reservation_id: request.reservation_id, quantity: request.quantity, reservation_returned: reservationReturned, tier: toTierMessage(tier) };
 }
 
 /** The kind a caller asked for; leaving it out is an error, not a default, since the rules differ. */

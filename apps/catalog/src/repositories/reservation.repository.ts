@@ -1,7 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import type { CatalogDb } from '../db';
-import type { CatalogReservation, ReservationKind, ReservationRequest, ReservationStatus, ReservationView, Settlement } from '../domain/reservation';
+import type { CatalogReservation, ReservationKind, ReservationRequest, ReservationStatus, ReservationView, ReturnRequest, Settlement } from '../domain/reservation';
 import { eventStatus, type EventStatus } from '../domain/event-status';
 import type { CatalogTier } from '../domain/tier';
 
@@ -18,6 +18,11 @@ const reservationColumns = {
   committed_at: true,
   released_at: true,
 } as const;
+
+export type ReturnOutcome =
+  | { outcome: 'returned' | 'already_returned'; returned: number; tier: CatalogTier }
+  | { outcome: 'not_committed' | 'exceeds'; reservationStatus: ReservationStatus; returned: number }
+  | { outcome: 'id_reused' | 'reservation_missing' };
 
 export type ReserveOutcome =
   | { outcome: 'taken'; tier: CatalogTier }
@@ -122,6 +127,29 @@ export class ReservationRepository {
         RETURNING t.id)
       SELECT count(*)::int AS released FROM released`;
     return rows[0]?.released ?? 0;
+  }
+
+  /**
+   * Gives sold units of a committed reservation back to its tier under the return's id, in one
+   * statement (the `return_inventory` function), never more than the reservation sold. The same
+   * return again changes nothing and answers `already_returned`.
+   */
+  async returnUnits(tenant: Tenant, request: ReturnRequest, at: Date): Promise<ReturnOutcome> {
+    const [row] = await this.db.$queryRaw<Array<{ outcome: ReturnOutcome['outcome']; reservation_status: string | null; returned: number | null; tier: TierJson | null }>>`
+      SELECT outcome, reservation_status, returned, tier FROM return_inventory(${request.id}, ${tenant.accountId}, ${tenant.mode}, ${request.reservation_id},
+        ${request.quantity}::int, ${at}::timestamptz)`;
+    if (!row) throw new Error('return_inventory answered no row');
+    switch (row.outcome) {
+      case 'returned':
+      case 'already_returned':
+        return { outcome: row.outcome, returned: row.returned!, tier: tierFromJson(row.tier!) };
+      case 'not_committed':
+      case 'exceeds':
+        return { outcome: row.outcome, reservationStatus: row.reservation_status as ReservationStatus, returned: row.returned! };
+      case 'id_reused':
+      case 'reservation_missing':
+        return { outcome: row.outcome };
+    }
   }
 
   async find(tenant: Tenant, id: string): Promise<CatalogReservation | null> {

@@ -18,6 +18,8 @@ interface DoubleTier {
 export class CatalogDouble {
   private readonly tiers = new Map<string, DoubleTier>();
   private readonly reservations = new Map<string, { tenant: string; reservation: catalogV1.Reservation }>();
+  /** Return ids already applied: a repeated return gives nothing back again. */
+  private readonly returns = new Set<string>();
 
   /** A tier on sale in a new event of `tenant`. */
   addTier(tenant: { accountId: string; mode: string }, fields: { price: number; capacity: number; currency?: string }): { eventId: string; tierId: string } {
@@ -127,6 +129,17 @@ export class CatalogDouble {
       },
       commitReservation: async (request, context) => settle(request.reservation_id, context, 'committed'),
       releaseReservation: async (request, context) => settle(request.reservation_id, context, 'released'),
+      returnInventory: async (request, context) => {
+        const stored = this.reservations.get(request.reservation_id);
+        if (!stored || stored.tenant !== tenantKey(context)) throw ApiError.resourceMissing('reservation', request.reservation_id, 'reservation_id');
+        const tier = this.tiers.get(stored.reservation.tier_id)!.tier;
+        if (!this.returns.has(request.return_id)) {
+          if (stored.reservation.status !== 'committed') throw new ApiError('reservation_not_committed', `reservation ${request.reservation_id} is ${stored.reservation.status}`);
+          this.returns.add(request.return_id);
+          tier.sold -= request.quantity;
+        }
+        return { id: request.return_id, reservation_id: request.reservation_id, quantity: request.quantity, reservation_returned: request.quantity, tier: { ...tier } };
+      },
     };
   }
 }

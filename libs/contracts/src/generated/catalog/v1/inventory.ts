@@ -75,6 +75,23 @@ export interface Reservation {
   tier: Tier | undefined;
 }
 
+export interface ReturnInventoryRequest {
+  return_id: string;
+  /** The committed reservation the units were sold under. */
+  reservation_id: string;
+  quantity: number;
+}
+
+export interface InventoryReturn {
+  id: string;
+  reservation_id: string;
+  quantity: number;
+  /** Units of the reservation given back so far, this return included. */
+  reservation_returned: number;
+  /** The tier after this call: its price, currency and counters. */
+  tier: Tier | undefined;
+}
+
 function createBaseReserveInventoryRequest(): ReserveInventoryRequest {
   return { reservation_id: "", event_id: "", tier_id: "", quantity: 0, kind: 0, ttl_seconds: 0 };
 }
@@ -448,6 +465,164 @@ export const Reservation: MessageFns<Reservation> = {
   },
 };
 
+function createBaseReturnInventoryRequest(): ReturnInventoryRequest {
+  return { return_id: "", reservation_id: "", quantity: 0 };
+}
+
+export const ReturnInventoryRequest: MessageFns<ReturnInventoryRequest> = {
+  encode(message: ReturnInventoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.return_id !== "") {
+      writer.uint32(10).string(message.return_id);
+    }
+    if (message.reservation_id !== "") {
+      writer.uint32(18).string(message.reservation_id);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(24).int32(message.quantity);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReturnInventoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReturnInventoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.return_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reservation_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.quantity = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseInventoryReturn(): InventoryReturn {
+  return { id: "", reservation_id: "", quantity: 0, reservation_returned: 0, tier: undefined };
+}
+
+export const InventoryReturn: MessageFns<InventoryReturn> = {
+  encode(message: InventoryReturn, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.reservation_id !== "") {
+      writer.uint32(18).string(message.reservation_id);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(24).int32(message.quantity);
+    }
+    if (message.reservation_returned !== 0) {
+      writer.uint32(32).int32(message.reservation_returned);
+    }
+    if (message.tier !== undefined) {
+      Tier.encode(message.tier, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InventoryReturn {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInventoryReturn();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reservation_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.quantity = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.reservation_returned = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.tier = Tier.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * Inventory reservations (decision 0029): the only way units of a tier are sold. A reservation
  * holds units (held + n, never past capacity), then is committed (held → sold) or released
@@ -500,6 +675,24 @@ export const InventoryServiceService = {
     responseSerialize: (value: Reservation): Buffer => Buffer.from(Reservation.encode(value).finish()),
     responseDeserialize: (value: Buffer): Reservation => Reservation.decode(value),
   },
+  /**
+   * Sold → available: gives `quantity` units of a committed reservation back to its tier (a
+   * refund, a revocation, the old tier of an upgrade; decision 0032). Idempotent by return id:
+   * the same return again answers it as made; the id reused for another reservation or quantity
+   * is refused with idempotency_key_reused. Refused with reservation_released or
+   * reservation_not_committed when the units were never sold, and parameter_invalid when fewer
+   * than `quantity` are still sold.
+   */
+  returnInventory: {
+    path: "/catalog.v1.InventoryService/ReturnInventory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReturnInventoryRequest): Buffer =>
+      Buffer.from(ReturnInventoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReturnInventoryRequest => ReturnInventoryRequest.decode(value),
+    responseSerialize: (value: InventoryReturn): Buffer => Buffer.from(InventoryReturn.encode(value).finish()),
+    responseDeserialize: (value: Buffer): InventoryReturn => InventoryReturn.decode(value),
+  },
 } as const;
 
 export interface InventoryServiceServer extends UntypedServiceImplementation {
@@ -520,6 +713,15 @@ export interface InventoryServiceServer extends UntypedServiceImplementation {
    * with reservation_committed (its units are sold; refunds return them one by one).
    */
   releaseReservation: handleUnaryCall<ReleaseReservationRequest, Reservation>;
+  /**
+   * Sold → available: gives `quantity` units of a committed reservation back to its tier (a
+   * refund, a revocation, the old tier of an upgrade; decision 0032). Idempotent by return id:
+   * the same return again answers it as made; the id reused for another reservation or quantity
+   * is refused with idempotency_key_reused. Refused with reservation_released or
+   * reservation_not_committed when the units were never sold, and parameter_invalid when fewer
+   * than `quantity` are still sold.
+   */
+  returnInventory: handleUnaryCall<ReturnInventoryRequest, InventoryReturn>;
 }
 
 export interface InventoryServiceClient extends Client {
@@ -581,6 +783,29 @@ export interface InventoryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Reservation) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sold → available: gives `quantity` units of a committed reservation back to its tier (a
+   * refund, a revocation, the old tier of an upgrade; decision 0032). Idempotent by return id:
+   * the same return again answers it as made; the id reused for another reservation or quantity
+   * is refused with idempotency_key_reused. Refused with reservation_released or
+   * reservation_not_committed when the units were never sold, and parameter_invalid when fewer
+   * than `quantity` are still sold.
+   */
+  returnInventory(
+    request: ReturnInventoryRequest,
+    callback: (error: ServiceError | null, response: InventoryReturn) => void,
+  ): ClientUnaryCall;
+  returnInventory(
+    request: ReturnInventoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: InventoryReturn) => void,
+  ): ClientUnaryCall;
+  returnInventory(
+    request: ReturnInventoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: InventoryReturn) => void,
   ): ClientUnaryCall;
 }
 
