@@ -1,27 +1,7 @@
-import { createPublicKey } from 'node:crypto';
-import jwt from 'jsonwebtoken';
 import { activateLive, as, call, createAccount } from './support/api';
-import { type Client, ids, walkList } from './support/lists';
-
-const PRICE = 2500;
-
-/** A published event in EUR with one tier of `capacity` at PRICE. */
-async function onSale(api: Client, tier: Record<string, unknown> = {}): Promise<{ eventId: string; tierId: string }> {
-  const event = await api.post('/v1/events', { name: 'On-sale night', starts_at: '2027-09-01T20:00:00Z', currency: 'EUR' });
-  expect(event.status).toBe(200);
-  const created = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: 10, ...tier });
-  expect(created.status).toBe(200);
-  expect((await api.patch(`/v1/events/${event.body.id}`, { status: 'published' })).status).toBe(200);
-  return { eventId: event.body.id, tierId: created.body.id };
-}
-
-const sale = (tierId: string, fields: Record<string, unknown> = {}) => ({
-  tier_id: tierId,
-  quantity: 2,
-  customer: { email: 'ann@example.com', name: 'Ann Lee' },
-  payment: { type: 'external', reference: 'order-1', amount: 2 * PRICE },
-  ...fields,
-});
+import { doorDevice } from './support/door-device';
+import { ids, walkList } from './support/lists';
+import { onSale, PRICE, sale } from './support/on-sale';
 
 describe('tickets through the gateway', () => {
   it('issues tickets to a customer found by email and reads them back', async () => {
@@ -62,16 +42,8 @@ describe('tickets through the gateway', () => {
     const admin = as((await createAccount()).secret_key);
     const { eventId, tierId } = await onSale(admin);
     const issued = await admin.post(`/v1/events/${eventId}/tickets`, sale(tierId));
-    const scanner = as((await admin.post('/v1/account/keys', { label: 'door', scopes: ['scanning:write'] })).body.secret);
-    const keySet = await scanner.get('/v1/scan/keys');
-    expect(keySet.status).toBe(200);
-    expect(keySet.body).toEqual({ object: 'ticket_code_key_set', keys: [{ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid: expect.any(String), alg: 'ES256', use: 'sig' }] });
-
-    const verifyOffline = (code: string) => {
-      const kid = jwt.decode(code, { complete: true })?.header.kid;
-      const key = keySet.body.keys.find((candidate: { kid: string }) => candidate.kid === kid);
-      return jwt.verify(code, createPublicKey({ key, format: 'jwk' }), { algorithms: ['ES256'] });
-    };
+    const { keys, verify: verifyOffline } = await doorDevice(admin);
+    expect(keys).toEqual([{ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid: expect.any(String), alg: 'ES256', use: 'sig' }]);
     const [first, second] = issued.body.tickets;
     expect(verifyOffline(first.code)).toEqual({ sub: first.id, evt: eventId, ver: 1 });
     expect(verifyOffline(second.code)).toEqual({ sub: second.id, evt: eventId, ver: 1 });

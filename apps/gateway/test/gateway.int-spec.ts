@@ -228,6 +228,14 @@ describe('the error envelope', () => {
     expectEnvelope(await call('POST', '/v1/events', { key, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
   });
 
+  it('reads a POST without a body, or with an empty one and no content type, as {}', async () => {
+    const key = secretKey('events:write');
+    const noBody = await call('POST', '/v1/events', { key });
+    expectEnvelope(noBody, 400, 'parameter_missing');
+    expect(noBody.body.error.param).toBe('name');
+    expectEnvelope(await call('POST', '/v1/events', { key, rawBody: '', headers: { 'content-type': '' } }), 400, 'parameter_missing');
+  });
+
   it('names the parameter at fault', async () => {
     const key = secretKey('events:write', 'keys:manage');
     const missing = await call('POST', '/v1/events', { key, body: { name: 'No date' } });

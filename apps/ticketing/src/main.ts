@@ -10,6 +10,7 @@ import { createTicketingPrisma } from './db';
 import { ticketingGrpcServices } from './grpc/services';
 import { DriveIssuanceUseCase } from './usecases/drive-issuance/drive-issuance.usecase';
 import { RedriveStalledIssuancesUseCase } from './usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
+import { ReturnUnitsUseCase } from './usecases/return-units/return-units.usecase';
 
 void runService({
   name: 'ticketing',
@@ -32,11 +33,12 @@ void runService({
     };
     const catalog = new CatalogInventory(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
-    const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
+    const issuances = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
+    const units = new ReturnUnitsUseCase(prisma, catalog, logger);
     const redriver = startPeriodicSweep({
-      what: 'stalled issuances',
+      what: 'stalled issuances and unit returns',
       intervalMs: config.REDRIVE_INTERVAL_MS,
-      sweep: () => redrive.execute(config.REDRIVE_AFTER_MS),
+      sweep: async () => (await issuances.execute(config.REDRIVE_AFTER_MS)) + (await units.redrive(config.REDRIVE_AFTER_MS)),
       logger,
     });
 
@@ -50,7 +52,7 @@ void runService({
 
     return [
       ...endpoints,
-      { name: 'issuance re-driver', run: () => redriver.stop() },
+      { name: 'issuance and unit-return re-driver', run: () => redriver.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
       { name: 'catalog clients', run: async () => Object.values(catalogClients).forEach((client) => client.close()) },

@@ -14,7 +14,9 @@ import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { ticketingGrpcServices } from '../src/grpc/services';
 import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
 import { IssueTicketsUseCase } from '../src/usecases/issue-tickets/issue-tickets.usecase';
+import { RetireTicketUseCase } from '../src/usecases/change-ticket/retire-ticket.usecase';
 import { RedriveStalledIssuancesUseCase } from '../src/usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
+import { ReturnUnitsUseCase } from '../src/usecases/return-units/return-units.usecase';
 import { CatalogDouble } from './support/catalog.double';
 
 const tokenSecret = 'ticketing-test-secret-0123456789';
@@ -274,5 +276,67 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     });
     await expect(callUnary(customers.createCustomer.bind(customers), { email: 'not-an-email', name: '' }, claims, options)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'email' });
     expect(await callUnary(customers.createCustomer.bind(customers), { email: 'cleo@example.com', name: '' }, tenant(), options)).toMatchObject({ email: 'cleo@example.com' });
+  });
+  describe('ticket changes', () => {
+    const oneTicket = async (claims: InternalClaims) => {
+      const { eventId, tierId } = await onSale(claims);
+      const issued = await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'o', amount: 2500 } }));
+      return { eventId, tierId, ticket: issued.tickets[0]! };
+    };
+    const bo = { reference: { $case: 'details' as const, value: { email: 'bo@example.com', name: 'Bo' } } };
+
+    it('keeps every change as history and publishes it through the outbox with the ticket as it leaves it', async () => {
+      const claims = tenant();
+      const { eventId, tierId, ticket } = await oneTicket(claims);
+      const transferred = await callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options);
+      const refunded = await callUnary(tickets.refundTicket.bind(tickets), { id: ticket.id, reason: 'Cannot attend' }, claims, options);
+      expect(refunded).toMatchObject({ status: 'refunded', customer_id: transferred.customer_id, code_version: 2 });
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+
+      const messages = (await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } })).map((row) => row.payload as { type: string; data: Record<string, unknown> });
+      expect(messages.map((message) => message.type)).toEqual(['ticket.issued', 'ticket.transferred', 'ticket.refunded']);
+      expect(messages[1]!.data).toEqual({
+        change_id: expect.stringMatching(/^tch_/),
+        ticket_id: ticket.id,
+        event_id: eventId,
+        tier_id: tierId,
+        customer_id: transferred.customer_id,
+        from_customer_id: ticket.customer_id,
+        status: 'valid',
+        code_version: 2,
+        price: 2500,
+        currency: 'EUR',
+        reason: null,
+      });
+      expect(messages[2]!.data).toMatchObject({ status: 'refunded', code_version: 2, reason: 'Cannot attend', customer_id: transferred.customer_id });
+      const history = await prisma.ticketChange.findMany({ where: { ticket_id: ticket.id }, orderBy: { id: 'asc' } });
+      expect(history).toEqual([
+        expect.objectContaining({ kind: 'transfer', from_customer_id: ticket.customer_id, to_customer_id: transferred.customer_id, code_version: 2, return_reservation_id: null }),
+        expect.objectContaining({ kind: 'refund', reason: 'Cannot attend', return_reservation_id: ticket.issuance_id, returned_at: expect.any(Date) }),
+      ]);
+    });
+
+    it('answers a refund whose unit catalog could not take back yet; the re-driver gives it back, once', async () => {
+      const claims = tenant();
+      const { tierId, ticket } = await oneTicket(claims);
+      /** Catalog takes the unit back, but the reply is lost, as when the connection drops. */
+      class LostReturnReply extends CatalogInventory {
+        override async returnUnit(callClaims: InternalClaims, returnId: string, issuanceId: string): Promise<void> {
+          await super.returnUnit(callClaims, returnId, issuanceId);
+          throw new ApiError('service_unavailable', 'the reply was lost');
+        }
+      }
+      const flaky = new LostReturnReply(catalogClients, options);
+      const refund = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(prisma, flaky, logger));
+      expect(await refund.execute(claims, tenantOf(claims), 'refund', { id: ticket.id, reason: '' })).toMatchObject({ status: 'refunded' });
+      expect(await prisma.ticketChange.findMany({ where: { ticket_id: ticket.id }, select: { returned_at: true } })).toEqual([{ returned_at: null }]);
+
+      const units = new ReturnUnitsUseCase(prisma, catalog, logger);
+      expect(await units.redrive(0)).toBeGreaterThanOrEqual(1);
+      expect(await prisma.ticketChange.findMany({ where: { ticket_id: ticket.id }, select: { returned_at: true } })).toEqual([{ returned_at: expect.any(Date) }]);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+      await units.redrive(0);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    });
   });
 });

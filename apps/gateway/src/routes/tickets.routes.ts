@@ -36,6 +36,18 @@ const issueTicketsBody = z
     example: { tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U3', quantity: 2, customer: { email: 'ann@example.com', name: 'Ann Lee' }, payment: { type: 'external', reference: 'order-8812', amount: 9000 } },
   });
 
+const transferTicketBody = z
+  .strictObject(holderFields.holder)
+  .superRefine(requireOneHolder)
+  .meta({ example: { customer: { email: 'bo@example.com', name: 'Bo Chen' } } });
+
+const reason = (description: string) => text(500).meta({ description, example: 'Duplicate purchase' });
+const refundTicketBody = z.strictObject({ reason: reason('Why, for your records.').optional() });
+const revokeTicketBody = z.strictObject({ reason: reason('Why the ticket is revoked.') }).meta({ example: { reason: 'Resold in breach of the terms' } });
+
+/** The lifecycle refusals every change of a ticket can answer (decision 0032). */
+const CHANGE_ERRORS = ['ticket_not_valid', 'ticket_changed'] as const;
+
 const listTicketsQuery = listQuery.extend({
   event_id: resourceId('evt').optional().meta({ description: 'Only tickets of this event.' }),
   customer: resourceId('cus').optional().meta({ description: 'Only tickets held by this customer.' }),
@@ -111,13 +123,38 @@ export const ticketsRoutes = [
     operationId: 'transferTicket',
     method: 'post',
     path: '/v1/tickets/{id}/transfer',
-    summary: 'Transfer a ticket to another holder',
+    summary: 'Give a valid ticket to another holder; it gets a new code and the old one stops scanning',
     tag: TAG,
     access: secretKey('tickets:manage'),
+    errors: ['resource_missing', 'ticket_already_held', ...CHANGE_ERRORS],
+    body: transferTicketBody,
     response: ticket,
+    handler: async ({ params, body }, { services }) => presentTicket(await services.tickets.transferTicket({ id: params.id, customer: holderOf(body) })),
   }),
-  defineRoute({ operationId: 'refundTicket', method: 'post', path: '/v1/tickets/{id}/refund', summary: 'Refund a ticket', tag: TAG, access: secretKey('tickets:manage'), response: ticket }),
-  defineRoute({ operationId: 'revokeTicket', method: 'post', path: '/v1/tickets/{id}/revoke', summary: 'Revoke a ticket', tag: TAG, access: secretKey('tickets:manage'), response: ticket }),
+  defineRoute({
+    operationId: 'refundTicket',
+    method: 'post',
+    path: '/v1/tickets/{id}/refund',
+    summary: 'Record the refund of a valid ticket (paid outside this API or comp) and put its unit back on sale',
+    tag: TAG,
+    access: secretKey('tickets:manage'),
+    errors: CHANGE_ERRORS,
+    body: refundTicketBody,
+    response: ticket,
+    handler: async ({ params, body }, { services }) => presentTicket(await services.tickets.refundTicket({ id: params.id, reason: body.reason ?? '' })),
+  }),
+  defineRoute({
+    operationId: 'revokeTicket',
+    method: 'post',
+    path: '/v1/tickets/{id}/revoke',
+    summary: 'Revoke a valid ticket without refund and put its unit back on sale',
+    tag: TAG,
+    access: secretKey('tickets:manage'),
+    errors: CHANGE_ERRORS,
+    body: revokeTicketBody,
+    response: ticket,
+    handler: async ({ params, body }, { services }) => presentTicket(await services.tickets.revokeTicket({ id: params.id, reason: body.reason })),
+  }),
   defineRoute({
     operationId: 'upgradeTicket',
     method: 'post',

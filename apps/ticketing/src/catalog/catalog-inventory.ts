@@ -76,6 +76,11 @@ export class CatalogInventory {
     await serviceCalls(this.clients.inventory, claims, this.options).commitReservation({ reservation_id: issuanceId });
   }
 
+  /** Gives one sold unit of an issuance back to its tier under `returnId`; returning again answers the same. */
+  async returnUnit(claims: InternalClaims, returnId: string, issuanceId: string): Promise<void> {
+    await serviceCalls(this.clients.inventory, claims, this.options).returnInventory({ return_id: returnId, reservation_id: issuanceId, quantity: 1 });
+  }
+
   /** Gives held units back; releasing again answers the same. */
   async release(claims: InternalClaims, issuanceId: string): Promise<void> {
     await serviceCalls(this.clients.inventory, claims, this.options).releaseReservation({ reservation_id: issuanceId });

@@ -1,6 +1,6 @@
 import { EMAIL_ADDRESS_MAX_LENGTH, isEmailAddress } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
-import { optionalText } from '@ticketing/fields';
+import { optionalText, requiredIdParam } from '@ticketing/fields';
 
 /** A ticket holder of one account and mode; one per email. */
 export interface TicketingCustomer {
@@ -30,4 +30,20 @@ export function validCustomerDetails(email: string, name: string, paramPrefix = 
 
 export function customerExists(existing: TicketingCustomer): ApiError {
   return new ApiError('customer_exists', `A customer with this email already exists: '${existing.id}'. Use it, or issue tickets to the email, which finds it.`, { param: 'email' });
+}
+
+/** Who tickets are for, as a request names them: an existing customer, or an email that finds or creates one. */
+export type CustomerChoice = { customer_id: string } | { details: CustomerDetails };
+
+/** The gRPC CustomerReference, decoded. */
+export interface CustomerReference {
+  reference?: { $case: 'customer_id'; value: string } | { $case: 'details'; value: { email: string; name: string } };
+}
+
+export function validCustomerChoice(customer: CustomerReference | undefined): CustomerChoice {
+  const reference = customer?.reference;
+  if (!reference) throw new ApiError('parameter_missing', 'Missing required parameter: customer (an email, or customer_id).', { param: 'customer' });
+  return reference.$case === 'customer_id'
+    ? { customer_id: requiredIdParam(reference.value, 'customer_id') }
+    : { details: validCustomerDetails(reference.value.email, reference.value.name, 'customer.') };
 }

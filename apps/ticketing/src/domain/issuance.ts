@@ -1,6 +1,6 @@
 import { ApiError, isErrorCode } from '@ticketing/errors';
 import { integerInRange, requiredIdParam, requiredText } from '@ticketing/fields';
-import { validCustomerDetails, type CustomerDetails } from './customer';
+import { validCustomerChoice, type CustomerChoice, type CustomerReference } from './customer';
 
 /**
  * An issuance is one request for tickets (decision 0030). It is recorded as pending before
@@ -9,9 +9,6 @@ import { validCustomerDetails, type CustomerDetails } from './customer';
  */
 export type IssuanceStatus = 'pending' | 'issued' | 'refused';
 export type IssuanceKind = 'sale' | 'comp';
-
-/** Who the tickets are for: an existing customer, or details that find or create one. */
-export type CustomerChoice = { customer_id: string } | { details: CustomerDetails };
 
 export interface ExternalPayment {
   type: 'external';
@@ -77,7 +74,7 @@ interface OrderCommand {
   event_id: string;
   tier_id: string;
   quantity: number;
-  customer?: { reference?: { $case: 'customer_id'; value: string } | { $case: 'details'; value: { email: string; name: string } } };
+  customer?: CustomerReference;
 }
 
 export interface SaleCommand extends OrderCommand {
@@ -120,14 +117,6 @@ export function validCompRequest(command: CompCommand): CompRequest {
     ...validOrder(command, command.quantity === 0 ? 1 : command.quantity),
     reason: requiredText(command.reason, 'reason', COMP_REASON_MAX_LENGTH),
   };
-}
-
-function validCustomerChoice(customer: SaleCommand['customer']): CustomerChoice {
-  const reference = customer?.reference;
-  if (!reference) throw new ApiError('parameter_missing', 'Missing required parameter: customer (an email, or customer_id).', { param: 'customer' });
-  return reference.$case === 'customer_id'
-    ? { customer_id: requiredIdParam(reference.value, 'customer_id') }
-    : { details: validCustomerDetails(reference.value.email, reference.value.name, 'customer.') };
 }
 
 export function validMetadata(metadata: Record<string, string>): Record<string, string> {

@@ -5,6 +5,8 @@ import { currentIdempotentCall, implementService, type GrpcServerOptions } from 
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
 import type { CatalogInventory } from '../catalog/catalog-inventory';
 import type { PrismaClient } from '../db';
+import { RetireTicketUseCase } from '../usecases/change-ticket/retire-ticket.usecase';
+import { TransferTicketUseCase } from '../usecases/change-ticket/transfer-ticket.usecase';
 import { CreateCustomerUseCase } from '../usecases/create-customer/create-customer.usecase';
 import { DriveIssuanceUseCase } from '../usecases/drive-issuance/drive-issuance.usecase';
 import { GetCustomerUseCase } from '../usecases/get-customer/get-customer.usecase';
@@ -12,6 +14,7 @@ import { GetTicketUseCase } from '../usecases/get-ticket/get-ticket.usecase';
 import { IssueTicketsUseCase } from '../usecases/issue-tickets/issue-tickets.usecase';
 import { ListCompsUseCase } from '../usecases/list-comps/list-comps.usecase';
 import { ListTicketsUseCase } from '../usecases/list-tickets/list-tickets.usecase';
+import { ReturnUnitsUseCase } from '../usecases/return-units/return-units.usecase';
 import { toCompMessage, toCustomerMessage, toIssuedTicketsMessage, toTicketMessage } from './messages';
 
 /**
@@ -32,6 +35,9 @@ export function ticketingGrpcServices(
   const getTicket = new GetTicketUseCase(prisma);
   const listTickets = new ListTicketsUseCase(prisma);
   const listComps = new ListCompsUseCase(prisma);
+  const transferTicket = new TransferTicketUseCase(prisma, codes);
+  // Giving a unit back is not the client's write (the retirement is): it gets `client`.
+  const retireTicket = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(client, catalog, options.logger));
   return [
     {
       definition: ticketingV1.CustomerServiceService,
@@ -59,6 +65,9 @@ export function ticketingGrpcServices(
             return { data: page.data.map(toTicketMessage), has_more: page.has_more };
           },
           listCodeKeys: async () => ({ keys: [...codes.publicKeys] }),
+          transferTicket: async (request, context) => toTicketMessage(await transferTicket.execute(context.tenant, request)),
+          refundTicket: async (request, context) => toTicketMessage(await retireTicket.execute(context.claims, context.tenant, 'refund', request)),
+          revokeTicket: async (request, context) => toTicketMessage(await retireTicket.execute(context.claims, context.tenant, 'revoke', request)),
         },
         options,
       ),

@@ -1,8 +1,9 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
+import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import type { TicketingDb } from '../db';
-import type { CustomerDetails, TicketingCustomer } from '../domain/customer';
+import type { CustomerChoice, CustomerDetails, TicketingCustomer } from '../domain/customer';
 
 const customerColumns = { id: true, mode: true, email: true, name: true, created_at: true, updated_at: true } as const;
 
@@ -37,6 +38,14 @@ export class CustomerRepository {
     const customer = rows[0] ?? (await this.findByEmail(tenant, details.email));
     if (!customer) throw new Error(`customer email ${details.email} conflicted, yet no customer has it`);
     return customer;
+  }
+
+  /** The customer a request names: by id (resource_missing when the tenant has none), or by email, created if new. */
+  async resolve(tenant: Tenant, choice: CustomerChoice): Promise<TicketingCustomer> {
+    if ('details' in choice) return this.findOrCreate(tenant, choice.details);
+    const found = await this.findById(tenant, choice.customer_id);
+    if (!found) throw ApiError.resourceMissing('customer', choice.customer_id, 'customer_id');
+    return found;
   }
 
   findById(tenant: Tenant, id: string): Promise<TicketingCustomer | null> {

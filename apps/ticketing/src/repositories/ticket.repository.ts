@@ -5,7 +5,8 @@ import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { TicketingDb } from '../db';
 import type { TicketingIssuance } from '../domain/issuance';
 import { ticketPrices, type TicketingTicket, type TicketStatus } from '../domain/ticket';
-import type { Prisma } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
+import type { Retirement } from '../domain/ticket-change';
 
 const ticketColumns = {
   id: true,
@@ -24,6 +25,19 @@ const ticketColumns = {
 } as const;
 
 type TicketRow = Prisma.TicketGetPayload<{ select: typeof ticketColumns }>;
+
+/** The columns a statement returns for its tickets, in ticketColumns' order. */
+const RETURNED_TICKET = Prisma.sql`id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, code_version, code, created_at, updated_at`;
+
+/** `INSERT … SELECT` of `message` into the outbox, to follow with the FROM that makes it happen once. */
+const enqueue = (message: OutboxRow<unknown>) =>
+  Prisma.sql`INSERT INTO outbox_messages (id, topic, message_key, payload) SELECT ${message.id}, ${message.topic}, ${message.messageKey}, ${message.payload}::jsonb`;
+
+/** The change being made: its id (`tch_…`) and the message that announces it. */
+export interface ChangeRecord {
+  id: string;
+  message: OutboxRow<unknown>;
+}
 
 const toTicket = ({ price, status, ...rest }: TicketRow): TicketingTicket => ({ ...rest, status: status as TicketStatus, price: Number(price) });
 
@@ -53,15 +67,51 @@ export class TicketRepository {
         UPDATE issuances SET status = 'issued', updated_at = now()
          WHERE id = ${issuance.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'pending'
         RETURNING id, account_id, mode, event_id, tier_id, customer_id, currency),
-      enqueued AS (
-        INSERT INTO outbox_messages (id, topic, message_key, payload)
-        SELECT ${message.id}, ${message.topic}, ${message.messageKey}, ${message.payload}::jsonb FROM issued)
+      enqueued AS (${enqueue(message)} FROM issued)
       INSERT INTO tickets (id, account_id, mode, event_id, tier_id, issuance_id, position, customer_id, status, price, currency, code)
       SELECT unit.id, i.account_id, i.mode, i.event_id, i.tier_id, i.id, unit.position, i.customer_id, 'valid', unit.price, i.currency, unit.code
         FROM issued i, unnest(${ticketIds}::text[], ${positions}::int[], ${prices}::bigint[], ${codes}::text[]) AS unit (id, position, price, code)
-      RETURNING id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, code_version, code, created_at, updated_at`;
+      RETURNING ${RETURNED_TICKET}`;
     if (rows.length === 0) return null;
     return rows.map(toTicket).sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  /**
+   * Gives `ticket` to another holder under the next code version and its new `code`, records the
+   * change and enqueues its message, in one statement. Null, with nothing written, when the
+   * ticket is no longer valid at the version read: another change won.
+   */
+  async transfer(tenant: Tenant, ticket: TicketingTicket, toCustomerId: string, code: string, change: ChangeRecord): Promise<TicketingTicket | null> {
+    const rows = await this.db.$queryRaw<TicketRow[]>`
+      WITH changed AS (
+        UPDATE tickets SET customer_id = ${toCustomerId}, code_version = code_version + 1, code = ${code}, updated_at = now()
+         WHERE id = ${ticket.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'valid' AND code_version = ${ticket.code_version}
+        RETURNING ${RETURNED_TICKET}),
+      recorded AS (
+        INSERT INTO ticket_changes (id, account_id, mode, ticket_id, kind, code_version, from_customer_id, to_customer_id)
+        SELECT ${change.id}, ${tenant.accountId}, ${tenant.mode}, id, 'transfer', code_version, ${ticket.customer_id}, customer_id FROM changed),
+      enqueued AS (${enqueue(change.message)} FROM changed)
+      SELECT * FROM changed`;
+    return rows[0] ? toTicket(rows[0]) : null;
+  }
+
+  /**
+   * Retires `ticket` (refunded or revoked), records the change with its unit still to be given
+   * back to its tier, and enqueues its message, in one statement. Null, with nothing written,
+   * when the ticket is no longer valid at the version read: another change won.
+   */
+  async retire(tenant: Tenant, ticket: TicketingTicket, retirement: { kind: Retirement; status: TicketStatus; reason: string | null }, change: ChangeRecord): Promise<TicketingTicket | null> {
+    const rows = await this.db.$queryRaw<TicketRow[]>`
+      WITH changed AS (
+        UPDATE tickets SET status = ${retirement.status}, updated_at = now()
+         WHERE id = ${ticket.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'valid' AND code_version = ${ticket.code_version}
+        RETURNING ${RETURNED_TICKET}),
+      recorded AS (
+        INSERT INTO ticket_changes (id, account_id, mode, ticket_id, kind, code_version, from_customer_id, to_customer_id, reason, return_reservation_id, return_attempted_at)
+        SELECT ${change.id}, ${tenant.accountId}, ${tenant.mode}, id, ${retirement.kind}, code_version, customer_id, customer_id, ${retirement.reason}, issuance_id, now() FROM changed),
+      enqueued AS (${enqueue(change.message)} FROM changed)
+      SELECT * FROM changed`;
+    return rows[0] ? toTicket(rows[0]) : null;
   }
 
   async ofIssuance(tenant: Tenant, issuanceId: string): Promise<TicketingTicket[]> {

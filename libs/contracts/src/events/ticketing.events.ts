@@ -35,8 +35,28 @@ export const ticketFactsSchema = z.object({
 });
 export type TicketFacts = z.infer<typeof ticketFactsSchema>;
 
+/** One ticket after a change (decision 0032): the holder, status and code version it now has. */
+export const ticketChangeFactsSchema = z.object({
+  change_id: z.string().min(1),
+  ticket_id: z.string().min(1),
+  event_id: z.string().min(1),
+  tier_id: z.string().min(1),
+  customer_id: z.string().min(1),
+  status: z.string().min(1),
+  code_version: z.number().int().positive(),
+  /** What the holder paid for the ticket, in minor units of `currency`. */
+  price: z.number().int().nonnegative(),
+  currency: z.string().length(3),
+  reason: z.string().nullable(),
+});
+export type TicketChangeFacts = z.infer<typeof ticketChangeFactsSchema>;
+
 /** Keyed by the event id, so one event's ticket changes stay in order. */
 export const TICKETING_TICKET_TOPIC = defineTopic('ticketing.ticket.v1', {
   'ticket.issued': ticketFactsSchema,
+  /** A new holder and a new code: the old code no longer scans. */
+  'ticket.transferred': ticketChangeFactsSchema.extend({ from_customer_id: z.string().min(1) }),
+  'ticket.refunded': ticketChangeFactsSchema,
+  'ticket.revoked': ticketChangeFactsSchema,
 });
 export type TicketingTicketPayloads = PayloadsOf<typeof TICKETING_TICKET_TOPIC>;

@@ -1,5 +1,4 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
-import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory, HeldUnits, OrderQuote } from '../../catalog/catalog-inventory';
@@ -10,7 +9,6 @@ import {
   validCompRequest,
   validSaleRequest,
   type CompCommand,
-  type CustomerChoice,
   type IssuanceRequest,
   type SaleCommand,
   type TicketingIssuance,
@@ -103,7 +101,7 @@ export class IssueTicketsUseCase {
     if ('error' in prepared) throw prepared.error;
     const { known, quote } = prepared.value;
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
-    const customer = known ?? (await this.newCustomer(tx, tenant, request.customer));
+    const customer = known ?? (await new CustomerRepository(tx).resolve(tenant, request.customer));
     return new IssuanceRepository(tx).createPending(tenant, {
       id,
       event_id: request.event_id,
@@ -117,12 +115,6 @@ export class IssueTicketsUseCase {
       comp_reason: request.kind === 'comp' ? request.reason : null,
       metadata: request.kind === 'sale' ? request.metadata : {},
     });
-  }
-
-  /** No customer was found: an unknown id is refused, an email gets a customer (or finds one created meanwhile). */
-  private async newCustomer(tx: TicketingDb, tenant: Tenant, choice: CustomerChoice): Promise<TicketingCustomer> {
-    if ('customer_id' in choice) throw ApiError.resourceMissing('customer', choice.customer_id, 'customer_id');
-    return new CustomerRepository(tx).findOrCreate(tenant, choice.details);
   }
 
   /** Best effort: units not given back now return when their hold expires. */

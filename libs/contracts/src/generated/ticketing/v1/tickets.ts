@@ -148,6 +148,22 @@ export interface CodeKeySet {
   keys: CodeKey[];
 }
 
+export interface TransferTicketRequest {
+  id: string;
+  customer: CustomerReference | undefined;
+}
+
+export interface RefundTicketRequest {
+  id: string;
+  /** Optional: empty when not given. */
+  reason: string;
+}
+
+export interface RevokeTicketRequest {
+  id: string;
+  reason: string;
+}
+
 function createBaseTicket(): Ticket {
   return {
     id: "",
@@ -1465,6 +1481,177 @@ export const CodeKeySet: MessageFns<CodeKeySet> = {
   },
 };
 
+function createBaseTransferTicketRequest(): TransferTicketRequest {
+  return { id: "", customer: undefined };
+}
+
+export const TransferTicketRequest: MessageFns<TransferTicketRequest> = {
+  encode(message: TransferTicketRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.customer !== undefined) {
+      CustomerReference.encode(message.customer, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransferTicketRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransferTicketRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customer = CustomerReference.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRefundTicketRequest(): RefundTicketRequest {
+  return { id: "", reason: "" };
+}
+
+export const RefundTicketRequest: MessageFns<RefundTicketRequest> = {
+  encode(message: RefundTicketRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefundTicketRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefundTicketRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRevokeTicketRequest(): RevokeTicketRequest {
+  return { id: "", reason: "" };
+}
+
+export const RevokeTicketRequest: MessageFns<RevokeTicketRequest> = {
+  encode(message: RevokeTicketRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeTicketRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeTicketRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Tickets: issued in catalog's inventory (decision 0030), read back by id or as lists. */
 export type TicketServiceService = typeof TicketServiceService;
 export const TicketServiceService = {
@@ -1527,6 +1714,42 @@ export const TicketServiceService = {
     responseDeserialize: (value: Buffer): TicketList => TicketList.decode(value),
   },
   /**
+   * Lifecycle (decision 0032); only a valid ticket changes, and of two concurrent changes of
+   * one ticket one wins and the other is refused with ticket_changed (or ticket_not_valid when
+   * the winner took it out of valid). Idempotent under an Idempotency-Key.
+   * A new holder: the code is signed again under a higher code_version.
+   */
+  transferTicket: {
+    path: "/ticketing.v1.TicketService/TransferTicket" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TransferTicketRequest): Buffer =>
+      Buffer.from(TransferTicketRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TransferTicketRequest => TransferTicketRequest.decode(value),
+    responseSerialize: (value: Ticket): Buffer => Buffer.from(Ticket.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ticket => Ticket.decode(value),
+  },
+  /** Recorded (the money moved elsewhere); the unit goes back on sale. */
+  refundTicket: {
+    path: "/ticketing.v1.TicketService/RefundTicket" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RefundTicketRequest): Buffer => Buffer.from(RefundTicketRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RefundTicketRequest => RefundTicketRequest.decode(value),
+    responseSerialize: (value: Ticket): Buffer => Buffer.from(Ticket.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ticket => Ticket.decode(value),
+  },
+  /** No refund; the unit goes back on sale. A reason is required. */
+  revokeTicket: {
+    path: "/ticketing.v1.TicketService/RevokeTicket" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeTicketRequest): Buffer => Buffer.from(RevokeTicketRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeTicketRequest => RevokeTicketRequest.decode(value),
+    responseSerialize: (value: Ticket): Buffer => Buffer.from(Ticket.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ticket => Ticket.decode(value),
+  },
+  /**
    * The public keys that verify ticket codes (decision 0031): the signing key first, then
    * retired keys whose codes may still circulate. The same for every account.
    */
@@ -1560,6 +1783,17 @@ export interface TicketServiceServer extends UntypedServiceImplementation {
   listComps: handleUnaryCall<ListCompsRequest, CompList>;
   getTicket: handleUnaryCall<GetTicketRequest, Ticket>;
   listTickets: handleUnaryCall<ListTicketsRequest, TicketList>;
+  /**
+   * Lifecycle (decision 0032); only a valid ticket changes, and of two concurrent changes of
+   * one ticket one wins and the other is refused with ticket_changed (or ticket_not_valid when
+   * the winner took it out of valid). Idempotent under an Idempotency-Key.
+   * A new holder: the code is signed again under a higher code_version.
+   */
+  transferTicket: handleUnaryCall<TransferTicketRequest, Ticket>;
+  /** Recorded (the money moved elsewhere); the unit goes back on sale. */
+  refundTicket: handleUnaryCall<RefundTicketRequest, Ticket>;
+  /** No refund; the unit goes back on sale. A reason is required. */
+  revokeTicket: handleUnaryCall<RevokeTicketRequest, Ticket>;
   /**
    * The public keys that verify ticket codes (decision 0031): the signing key first, then
    * retired keys whose codes may still circulate. The same for every account.
@@ -1655,6 +1889,59 @@ export interface TicketServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TicketList) => void,
+  ): ClientUnaryCall;
+  /**
+   * Lifecycle (decision 0032); only a valid ticket changes, and of two concurrent changes of
+   * one ticket one wins and the other is refused with ticket_changed (or ticket_not_valid when
+   * the winner took it out of valid). Idempotent under an Idempotency-Key.
+   * A new holder: the code is signed again under a higher code_version.
+   */
+  transferTicket(
+    request: TransferTicketRequest,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  transferTicket(
+    request: TransferTicketRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  transferTicket(
+    request: TransferTicketRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  /** Recorded (the money moved elsewhere); the unit goes back on sale. */
+  refundTicket(
+    request: RefundTicketRequest,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  refundTicket(
+    request: RefundTicketRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  refundTicket(
+    request: RefundTicketRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  /** No refund; the unit goes back on sale. A reason is required. */
+  revokeTicket(
+    request: RevokeTicketRequest,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  revokeTicket(
+    request: RevokeTicketRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  revokeTicket(
+    request: RevokeTicketRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ticket) => void,
   ): ClientUnaryCall;
   /**
    * The public keys that verify ticket codes (decision 0031): the signing key first, then

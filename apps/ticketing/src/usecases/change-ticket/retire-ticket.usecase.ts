@@ -1,0 +1,42 @@
+import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
+import { requiredIdParam } from '@ticketing/fields';
+import type { PrismaClient } from '../../db';
+import type { TicketingTicket } from '../../domain/ticket';
+import { assertChangeable, lostRace, RETIREMENTS, validRetirementReason, type Retirement } from '../../domain/ticket-change';
+import { TicketRepository } from '../../repositories/ticket.repository';
+import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
+import { newChange } from './change-message';
+
+/**
+ * Refunds or revokes a valid ticket (decision 0032). One transaction retires it, keeps the change
+ * in its history with its unit still to give back, and publishes `ticket.refunded` or
+ * `ticket.revoked`; then catalog is asked for the unit back. If that call fails the answer is
+ * still the retired ticket (the change is committed) and the re-driver gives the unit back.
+ * Money is not moved here: an external or comp ticket's refund is recorded; paid tickets come
+ * with payments.
+ */
+export class RetireTicketUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly units: ReturnUnitsUseCase,
+  ) {}
+
+  async execute(claims: InternalClaims, tenant: Tenant, retirement: Retirement, command: { id: string; reason: string }): Promise<TicketingTicket> {
+    const id = requiredIdParam(command.id, 'id');
+    const reason = validRetirementReason(retirement, command.reason);
+    const { status, verb, message } = RETIREMENTS[retirement];
+    const { retired, changeId } = await this.prisma.$transaction(async (tx) => {
+      const tickets = new TicketRepository(tx);
+      const ticket = await tickets.findById(tenant, id);
+      if (!ticket) throw ApiError.resourceMissing('ticket', id);
+      assertChangeable(ticket, verb);
+      const change = newChange(tenant, message, { ...ticket, status }, { reason });
+      const done = await tickets.retire(tenant, ticket, { kind: retirement, status, reason }, change);
+      if (!done) throw lostRace((await tickets.findById(tenant, id))!, verb);
+      return { retired: done, changeId: change.id };
+    });
+    await this.units.returnUnit(claims, { changeId, tenant, reservationId: retired.issuance_id });
+    return retired;
+  }
+}

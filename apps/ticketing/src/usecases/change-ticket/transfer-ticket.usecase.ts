@@ -1,0 +1,45 @@
+import type { Tenant } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
+import { requiredIdParam } from '@ticketing/fields';
+import type { TicketCodeSigner } from '@ticketing/ticket-codes';
+import type { PrismaClient } from '../../db';
+import { validCustomerChoice, type CustomerReference } from '../../domain/customer';
+import type { TicketingTicket } from '../../domain/ticket';
+import { assertChangeable, lostRace } from '../../domain/ticket-change';
+import { CustomerRepository } from '../../repositories/customer.repository';
+import { TicketRepository } from '../../repositories/ticket.repository';
+import { newChange } from './change-message';
+
+/**
+ * Gives a valid ticket to another holder (found by email or created, or named by id) in one
+ * transaction: the ticket gets the next code version and a code signed for it, so the old code
+ * stops scanning; the change is kept in its history and `ticket.transferred` is published.
+ */
+export class TransferTicketUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly codes: TicketCodeSigner,
+  ) {}
+
+  async execute(tenant: Tenant, command: { id: string; customer?: CustomerReference }): Promise<TicketingTicket> {
+    const id = requiredIdParam(command.id, 'id');
+    const choice = validCustomerChoice(command.customer);
+    return this.prisma.$transaction(async (tx) => {
+      const tickets = new TicketRepository(tx);
+      const ticket = await tickets.findById(tenant, id);
+      if (!ticket) throw ApiError.resourceMissing('ticket', id);
+      assertChangeable(ticket, 'transferred');
+      const holder = await new CustomerRepository(tx).resolve(tenant, choice);
+      if (holder.id === ticket.customer_id) {
+        // A repeated transfer (a double submit) lands here too, whatever the timing: one wins.
+        throw new ApiError('ticket_already_held', `Customer '${holder.id}' already holds ticket '${id}'; nothing was changed.`, { param: 'customer_id' in choice ? 'customer_id' : 'customer' });
+      }
+      const after = { ...ticket, customer_id: holder.id, code_version: ticket.code_version + 1 };
+      const code = this.codes.sign({ ticketId: id, eventId: ticket.event_id, version: after.code_version });
+      const change = newChange(tenant, 'ticket.transferred', after, { reason: null, from_customer_id: ticket.customer_id });
+      const transferred = await tickets.transfer(tenant, ticket, holder.id, code, change);
+      if (!transferred) throw lostRace((await tickets.findById(tenant, id))!, 'transferred');
+      return transferred;
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import type { InternalClaims } from '@ticketing/auth';
+import { newId } from '@ticketing/ids';
+import type { Logger } from '@ticketing/observability';
+import type { CatalogInventory } from '../../catalog/catalog-inventory';
+import type { PrismaClient } from '../../db';
+import { TicketChangeRepository, type PendingReturn } from '../../repositories/ticket-change.repository';
+
+const BATCH = 100;
+
+/**
+ * Gives the units of refunded and revoked tickets back to their tiers (decision 0032). The change
+ * is committed first with its return pending; catalog's return is idempotent by the change id, so
+ * asking again after a crash or a lost reply never gives a unit back twice. A return that fails
+ * waits for the re-driver, which keeps asking until catalog answers: per tier, `sold` then counts
+ * exactly the tickets still valid or checked in.
+ */
+export class ReturnUnitsUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly catalog: CatalogInventory,
+    private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** True once catalog has the unit back; false when it must wait for the re-driver (logged). */
+  async returnUnit(claims: InternalClaims, pending: PendingReturn): Promise<boolean> {
+    const changes = new TicketChangeRepository(this.prisma);
+    try {
+      await this.catalog.returnUnit(claims, pending.changeId, pending.reservationId);
+    } catch (error) {
+      this.logger.warn({ err: error, change_id: pending.changeId }, 'a retired ticket’s unit was not given back to its tier yet; the re-driver asks again');
+      await changes.postponeReturn(pending.changeId, this.clock());
+      return false;
+    }
+    await changes.markReturned(pending.changeId, this.clock());
+    return true;
+  }
+
+  /** Returns last tried over `stalledForMs` ago, asked again now; answers how many catalog took. */
+  async redrive(stalledForMs: number): Promise<number> {
+    const pending = await new TicketChangeRepository(this.prisma).pendingReturns(new Date(this.clock().getTime() - stalledForMs), BATCH);
+    let returned = 0;
+    for (const unit of pending) {
+      const claims: InternalClaims = { request_id: newId('req'), tenant: { account_id: unit.tenant.accountId, mode: unit.tenant.mode } };
+      if (await this.returnUnit(claims, unit)) returned += 1;
+    }
+    return returned;
+  }
+}

@@ -1,0 +1,152 @@
+import { as, createAccount } from './support/api';
+import { doorDevice } from './support/door-device';
+import { ids } from './support/lists';
+import { onSale, PRICE, sale } from './support/on-sale';
+import type { Client } from './support/lists';
+
+/** One valid ticket of a new account's event, with the tier it counts against. */
+async function oneTicket(api: Client, tier: Record<string, unknown> = {}) {
+  const { eventId, tierId } = await onSale(api, tier);
+  const issued = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 1, payment: { type: 'external', reference: 'order-1', amount: PRICE } }));
+  expect(issued.status).toBe(200);
+  return { eventId, tierId, ticket: issued.body.tickets[0] };
+}
+
+const tierCounters = async (api: Client, eventId: string) => {
+  const { held, sold, available } = (await api.get(`/v1/events/${eventId}/tiers`)).body.data[0];
+  return { held, sold, available };
+};
+
+describe('ticket lifecycle through the gateway', () => {
+  it('transfers a ticket to a new holder, with a new code; the old code is of an older version', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, ticket } = await oneTicket(api);
+    const door = await doorDevice(api);
+
+    const transferred = await api.post(`/v1/tickets/${ticket.id}/transfer`, { customer: { email: 'Bo@Example.com', name: 'Bo Chen' } });
+    expect(transferred.status).toBe(200);
+    expect(transferred.body).toMatchObject({ id: ticket.id, status: 'valid', code_version: 2, price: PRICE, issuance_id: ticket.issuance_id });
+    expect(transferred.body.customer).not.toBe(ticket.customer);
+    expect(transferred.body.code).not.toBe(ticket.code);
+    expect(door.verify(transferred.body.code)).toEqual({ sub: ticket.id, evt: eventId, ver: 2 });
+    expect(door.verify(ticket.code)).toEqual({ sub: ticket.id, evt: eventId, ver: 1 });
+    expect((await api.get(`/v1/customers/${transferred.body.customer}`)).body).toMatchObject({ email: 'bo@example.com', name: 'Bo Chen' });
+    expect((await api.get(`/v1/tickets/${ticket.id}`)).body).toEqual(transferred.body);
+    expect(ids((await api.get(`/v1/tickets?customer=${ticket.customer}`)).body)).toEqual([]);
+    expect(ids((await api.get(`/v1/tickets?customer=${transferred.body.customer}`)).body)).toEqual([ticket.id]);
+
+    const back = await api.post(`/v1/tickets/${ticket.id}/transfer`, { customer_id: ticket.customer });
+    expect(back.body).toMatchObject({ customer: ticket.customer, code_version: 3 });
+    expect(await tierCounters(api, eventId)).toEqual({ held: 0, sold: 1, available: 9 });
+  });
+
+  it('refunds and revokes valid tickets, putting their units back on sale; a retired ticket changes no more', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api, { capacity: 3 });
+    const issued = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 3, payment: { type: 'external', reference: 'o', amount: 3 * PRICE } }));
+    const [first, second, third] = issued.body.tickets;
+    expect(await tierCounters(api, eventId)).toEqual({ held: 0, sold: 3, available: 0 });
+
+    const refunded = await api.post(`/v1/tickets/${first.id}/refund`, { reason: 'Cannot attend' });
+    expect(refunded.status).toBe(200);
+    expect(refunded.body).toMatchObject({ id: first.id, status: 'refunded', code_version: 1 });
+    const revoked = await api.post(`/v1/tickets/${second.id}/revoke`, { reason: 'Resold in breach of the terms' });
+    expect(revoked.body).toMatchObject({ id: second.id, status: 'revoked' });
+    const thirdRefund = await api.post(`/v1/tickets/${third.id}/refund`);
+    expect(thirdRefund.body).toMatchObject({ status: 'refunded' });
+    expect(await tierCounters(api, eventId)).toEqual({ held: 0, sold: 0, available: 3 });
+    expect(ids((await api.get(`/v1/tickets?event_id=${eventId}&status=refunded`)).body)).toEqual([third.id, first.id]);
+
+    for (const [path, body] of [
+      [`/v1/tickets/${first.id}/refund`, {}],
+      [`/v1/tickets/${first.id}/revoke`, { reason: 'x' }],
+      [`/v1/tickets/${second.id}/transfer`, { customer: { email: 'bo@example.com' } }],
+    ] as const) {
+      const refused = await api.post(path, body);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'ticket_not_valid', message: expect.stringContaining('only a valid ticket') });
+    }
+    expect(await tierCounters(api, eventId)).toEqual({ held: 0, sold: 0, available: 3 });
+    expect((await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 3, payment: { type: 'external', reference: 'o2', amount: 3 * PRICE } }))).status).toBe(200);
+  });
+
+  it('gives a comp’s unit back when it is revoked', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api, { capacity: 1 });
+    const comp = await api.post(`/v1/events/${eventId}/comps`, { tier_id: tierId, customer: { email: 'guest@example.com' }, reason: 'Press' });
+    expect((await api.post(`/v1/tickets/${comp.body.tickets[0].id}/revoke`, { reason: 'Press pass withdrawn' })).body.status).toBe('revoked');
+    expect(await tierCounters(api, eventId)).toEqual({ held: 0, sold: 0, available: 1 });
+  });
+
+  it('refuses bad changes with a clear error and changes nothing', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, ticket } = await oneTicket(api);
+    const refusals: Array<[string, unknown, number, string, string?]> = [
+      [`/v1/tickets/${ticket.id}/transfer`, {}, 400, 'parameter_missing', 'customer'],
+      [`/v1/tickets/${ticket.id}/transfer`, { customer_id: ticket.customer }, 409, 'ticket_already_held', 'customer_id'],
+      [`/v1/tickets/${ticket.id}/transfer`, { customer: { email: 'ANN@example.com' } }, 409, 'ticket_already_held', 'customer'],
+      [`/v1/tickets/${ticket.id}/transfer`, { customer_id: 'cus_01JD3WB5C7E9G1J3L5N7Q9S1U3' }, 400, 'resource_missing', 'customer_id'],
+      [`/v1/tickets/${ticket.id}/transfer`, { customer: { email: 'not-an-email' } }, 400, 'parameter_invalid', 'customer.email'],
+      [`/v1/tickets/${ticket.id}/revoke`, {}, 400, 'parameter_missing', 'reason'],
+      [`/v1/tickets/${ticket.id}/revoke`, { reason: ' ' }, 400, 'parameter_invalid', 'reason'],
+      [`/v1/tickets/${ticket.id}/refund`, { reason: 'x'.repeat(501) }, 400, 'parameter_invalid', 'reason'],
+      [`/v1/tickets/${ticket.id}/refund`, { amount: 5 }, 400, 'parameter_unknown', 'amount'],
+      ['/v1/tickets/tkt_01JD3WB5C7E9G1J3L5N7Q9S1U3/refund', {}, 404, 'resource_missing'],
+    ];
+    for (const [path, body, status, code, param] of refusals) {
+      const refused = await api.post(path, body);
+      expect({ path, body, status: refused.status, code: refused.body.error?.code }).toEqual({ path, body, status, code });
+      if (param) expect({ path, body, param: refused.body.error.param }).toEqual({ path, body, param });
+    }
+    expect((await api.get(`/v1/tickets/${ticket.id}`)).body).toEqual(ticket);
+    expect(await tierCounters(api, eventId)).toEqual({ held: 0, sold: 1, available: 9 });
+  });
+
+  it('lets one of two concurrent changes of a ticket win; the other gets 409', async () => {
+    const api = as((await createAccount()).secret_key);
+    type Change = { action: string; body: Record<string, unknown> };
+    // Each second change is refused whichever order they land in (a transfer and then a refund
+    // would both be right, one after the other, so such a pair proves nothing).
+    const toBo = { action: 'transfer', body: { customer: { email: 'bo@example.com' } } };
+    const pairs: Array<[Change, Change]> = [
+      [toBo, toBo],
+      [{ action: 'refund', body: {} }, { action: 'refund', body: {} }],
+      [{ action: 'refund', body: {} }, { action: 'revoke', body: { reason: 'Fraud' } }],
+    ];
+    for (const [first, second] of pairs) {
+      const { eventId, ticket } = await oneTicket(api);
+      const answers = await Promise.all([first, second].map(({ action, body }) => api.post(`/v1/tickets/${ticket.id}/${action}`, body)));
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect({ pair: [first.action, second.action], statuses }).toEqual({ pair: [first.action, second.action], statuses: [200, 409] });
+      const loser = answers.find((answer) => answer.status === 409)!;
+      expect(['ticket_changed', 'ticket_not_valid', 'ticket_already_held']).toContain(loser.body.error.code);
+      const winner = answers.find((answer) => answer.status === 200)!;
+      expect((await api.get(`/v1/tickets/${ticket.id}`)).body).toEqual(winner.body);
+      expect((await tierCounters(api, eventId)).sold).toBe(winner.body.status === 'valid' ? 1 : 0);
+    }
+  });
+
+  it('answers a retried change under the same Idempotency-Key with the first answer, changing once', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, ticket } = await oneTicket(api);
+    const headers = { 'idempotency-key': `refund-${ticket.id}` };
+    const first = await api.post(`/v1/tickets/${ticket.id}/refund`, { reason: 'Duplicate' }, headers);
+    const retry = await api.post(`/v1/tickets/${ticket.id}/refund`, { reason: 'Duplicate' }, headers);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await tierCounters(api, eventId)).toEqual({ held: 0, sold: 0, available: 10 });
+  });
+
+  it('keeps accounts apart, and needs tickets:manage', async () => {
+    const owner = as((await createAccount()).secret_key);
+    const { ticket } = await oneTicket(owner);
+    const stranger = as((await createAccount()).secret_key);
+    expect((await stranger.post(`/v1/tickets/${ticket.id}/revoke`, { reason: 'x' })).status).toBe(404);
+    const reader = as((await owner.post('/v1/account/keys', { label: 'reader', scopes: ['tickets:read', 'tickets:issue'] })).body.secret);
+    const refused = await reader.post(`/v1/tickets/${ticket.id}/refund`, {});
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe('Missing required scope: tickets:manage');
+    expect((await owner.get(`/v1/tickets/${ticket.id}`)).body.status).toBe('valid');
+  });
+});
