@@ -57,6 +57,8 @@ const ticketingEnv = z.object({
    */
   REDRIVE_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000),
   REDRIVE_AFTER_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How often seat holds past their expiry are ended and their seats freed. */
+  SEAT_HOLD_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
   /** The P-256 private key (PEM; a literal `\n` may stand for newlines) that signs ticket codes (decision 0031). */
   TICKET_CODE_SIGNING_KEY: ticketCodeSigningKey,
   /** Public keys signed with before a rotation, still published while their codes circulate. */

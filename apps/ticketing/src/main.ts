@@ -1,4 +1,4 @@
-import { catalogV1, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
+import { catalogV1, TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
 import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createGrpcClient } from '@ticketing/grpc';
 import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
@@ -11,6 +11,7 @@ import { ticketingGrpcServices } from './grpc/services';
 import { DriveIssuanceUseCase } from './usecases/drive-issuance/drive-issuance.usecase';
 import { RedriveStalledIssuancesUseCase } from './usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from './usecases/return-units/return-units.usecase';
+import { ExpireSeatHoldsUseCase } from './usecases/seat-holds/expire-seat-holds.usecase';
 
 void runService({
   name: 'ticketing',
@@ -21,7 +22,7 @@ void runService({
     await prisma.$connect();
 
     const kafka = createKafka({ clientId: 'ticketing', brokers: config.KAFKA_BROKERS, logger });
-    await ensureTopics(kafka, [TICKETING_TICKET_TOPIC.name]);
+    await ensureTopics(kafka, [TICKETING_TICKET_TOPIC.name, TICKETING_SEAT_TOPIC.name]);
     const producer = createProducer(kafka);
     await producer.connect();
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
@@ -30,6 +31,7 @@ void runService({
     const catalogClients = {
       inventory: createGrpcClient(catalogV1.InventoryServiceClient, config.CATALOG_GRPC_URL),
       discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
+      seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, config.CATALOG_GRPC_URL),
     };
     const catalog = new CatalogInventory(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
@@ -42,6 +44,9 @@ void runService({
       logger,
     });
 
+    const expireSeatHolds = new ExpireSeatHoldsUseCase(prisma);
+    const seatHoldSweeper = startPeriodicSweep({ what: 'expired seat holds', intervalMs: config.SEAT_HOLD_SWEEP_INTERVAL_MS, sweep: () => expireSeatHolds.execute(), logger });
+
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
       opsPort: config.OPS_PORT,
@@ -53,6 +58,7 @@ void runService({
     return [
       ...endpoints,
       { name: 'issuance and unit-return re-driver', run: () => redriver.stop() },
+      { name: 'seat hold sweeper', run: () => seatHoldSweeper.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
       { name: 'catalog clients', run: async () => Object.values(catalogClients).forEach((client) => client.close()) },

@@ -2,14 +2,14 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { InternalClaims, Mode, Tenant } from '@ticketing/auth';
-import { catalogV1, ticketingV1 } from '@ticketing/contracts';
+import { ticketingV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { callUnary, createGrpcClient, startGrpcServer, type CallerOptions, type RunningGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
-import { CatalogInventory } from '../src/catalog/catalog-inventory';
+import { CatalogInventory, type CatalogClients } from '../src/catalog/catalog-inventory';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { ticketingGrpcServices } from '../src/grpc/services';
 import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
@@ -17,7 +17,7 @@ import { IssueTicketsUseCase } from '../src/usecases/issue-tickets/issue-tickets
 import { RetireTicketUseCase } from '../src/usecases/change-ticket/retire-ticket.usecase';
 import { RedriveStalledIssuancesUseCase } from '../src/usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from '../src/usecases/return-units/return-units.usecase';
-import { CatalogDouble } from './support/catalog.double';
+import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
 
 const tokenSecret = 'ticketing-test-secret-0123456789';
 const options: CallerOptions = { tokenSecret, deadlineMs: 10_000 };
@@ -31,10 +31,9 @@ const codes = new TicketCodeSigner(generateKeyPairSync('ec', { namedCurve: 'P-25
 describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () => {
   let ticketingDatabase: TestDatabase;
   let prisma: PrismaClient;
-  const catalogDouble = new CatalogDouble();
-  let catalogServer: RunningGrpcServer;
+  let catalogSide: RunningCatalogDouble;
   let ticketingServer: RunningGrpcServer;
-  let catalogClients: { inventory: catalogV1.InventoryServiceClient; discounts: catalogV1.DiscountServiceClient };
+  let catalogClients: CatalogClients;
   let catalog: CatalogInventory;
   let customers: ticketingV1.CustomerServiceClient;
   let tickets: ticketingV1.TicketServiceClient;
@@ -42,10 +41,8 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   beforeAll(async () => {
     ticketingDatabase = await createTestDatabase('ticketing', path.join(__dirname, '../prisma/migrations'));
     prisma = createTicketingPrisma(ticketingDatabase.url);
-    catalogServer = await startGrpcServer(catalogDouble.services({ tokenSecret, logger }), 0);
-    const catalogAddress = `127.0.0.1:${catalogServer.port}`;
-    catalogClients = { inventory: createGrpcClient(catalogV1.InventoryServiceClient, catalogAddress), discounts: createGrpcClient(catalogV1.DiscountServiceClient, catalogAddress) };
-    catalog = new CatalogInventory(catalogClients, options);
+    catalogSide = await startCatalogDouble(options, logger);
+    ({ clients: catalogClients, catalog } = catalogSide);
     ticketingServer = await startGrpcServer(ticketingGrpcServices(prisma, catalog, codes, { tokenSecret, logger }), 0);
     const ticketingAddress = `127.0.0.1:${ticketingServer.port}`;
     customers = createGrpcClient(ticketingV1.CustomerServiceClient, ticketingAddress);
@@ -53,9 +50,9 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   });
 
   afterAll(async () => {
-    for (const client of [customers, tickets, ...Object.values(catalogClients)]) client.close();
+    for (const client of [customers, tickets]) client.close();
     await ticketingServer.shutdown();
-    await catalogServer.shutdown();
+    await catalogSide.close();
     await prisma.$disconnect();
     await ticketingDatabase.drop();
   });
@@ -64,7 +61,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   const tenantOf = (claims: InternalClaims): Tenant => ({ accountId: claims.tenant!.account_id, mode: claims.tenant!.mode });
 
   /** An event on sale with one tier priced 2500 EUR. */
-  const onSale = async (claims: InternalClaims, { capacity = 10 } = {}) => catalogDouble.addTier(tenantOf(claims), { price: 2500, capacity });
+  const onSale = async (claims: InternalClaims, { capacity = 10 } = {}) => catalogSide.double.addTier(tenantOf(claims), { price: 2500, capacity });
 
   const saleRequest = (eventId: string, tierId: string, fields: Partial<ticketingV1.IssueTicketsRequest> = {}): ticketingV1.IssueTicketsRequest => ({
     event_id: eventId,
@@ -77,7 +74,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   });
   const issue = (claims: InternalClaims, request: ticketingV1.IssueTicketsRequest, callOptions: CallerOptions = options) =>
     callUnary(tickets.issueTickets.bind(tickets), request, claims, callOptions);
-  const tierCounters = async (tierId: string) => catalogDouble.counters(tierId);
+  const tierCounters = async (tierId: string) => catalogSide.double.counters(tierId);
 
   it('issues tickets to a customer found or created by email, and publishes ticket.issued', async () => {
     const claims = tenant();

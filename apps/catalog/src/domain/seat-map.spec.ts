@@ -1,5 +1,5 @@
 import { ApiError } from '@ticketing/errors';
-import { MAX_SEATS, seatId, seatMapView, validSeatLayout, type SeatLayout, type SeatStatus } from './seat-map';
+import { locateSeats, MAX_SEATS, seatId, seatMapView, validSeatLayout, type SeatLayout, type SeatStatus } from './seat-map';
 
 type Sections = SeatLayout['sections'];
 
@@ -176,5 +176,20 @@ describe('seatMapView', () => {
         ],
       },
     ]);
+  });
+});
+
+describe('locateSeats', () => {
+  it('answers the tier of each seat, in the order asked', () => {
+    expect(locateSeats({ sections: layout() }, ['Balcony:A:2', 'Floor:B:1'])).toEqual([
+      { seat_id: 'Balcony:A:2', tier_id: 'tier_back' },
+      { seat_id: 'Floor:B:1', tier_id: 'tier_front' },
+    ]);
+  });
+
+  it('refuses seats the layout does not have, naming every one', () => {
+    const error = thrown(() => locateSeats({ sections: layout() }, ['Floor:A:1', 'Floor:C:1', 'Balcony:A:9']));
+    expect(error).toMatchObject({ code: 'parameter_invalid', param: 'seats' });
+    expect(error.message).toBe("The event's seat map has no seat 'Floor:C:1', 'Balcony:A:9'.");
   });
 });

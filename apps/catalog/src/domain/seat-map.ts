@@ -85,3 +85,14 @@ export function seatMapView(layout: SeatLayout, statuses: ReadonlyMap<string, Se
   }));
   return { sections, counts };
 }
+
+/** The tier of each seat in `seatIds`, in order; a seat the layout does not have is refused, all of them named. */
+export function locateSeats(layout: SeatLayout, seatIds: readonly string[]): Array<{ seat_id: string; tier_id: string }> {
+  const tiers = new Map<string, string>();
+  for (const section of layout.sections) {
+    for (const row of section.rows) for (const seat of row.seats) tiers.set(seatId(section.label, row.label, seat.label), seat.tier_id);
+  }
+  const unknown = seatIds.filter((id) => !tiers.has(id));
+  if (unknown.length > 0) throw new ApiError('parameter_invalid', `The event's seat map has no seat ${unknown.map((id) => `'${id}'`).join(', ')}.`, { param: 'seats' });
+  return seatIds.map((id) => ({ seat_id: id, tier_id: tiers.get(id)! }));
+}

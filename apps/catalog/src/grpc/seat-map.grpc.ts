@@ -2,6 +2,7 @@ import type { catalogV1 } from '@ticketing/contracts';
 import type { AsyncServiceImplementation } from '@ticketing/grpc';
 import type { PrismaClient } from '../db';
 import { GetSeatMapUseCase } from '../usecases/get-seat-map/get-seat-map.usecase';
+import { LocateSeatsUseCase } from '../usecases/locate-seats/locate-seats.usecase';
 import { SetSeatMapUseCase } from '../usecases/set-seat-map/set-seat-map.usecase';
 import { toSeatMapMessage } from './messages';
 
@@ -9,9 +10,11 @@ import { toSeatMapMessage } from './messages';
 export function seatMapGrpcHandlers(prisma: PrismaClient): AsyncServiceImplementation<catalogV1.SeatMapServiceServer> {
   const setSeatMap = new SetSeatMapUseCase(prisma);
   const getSeatMap = new GetSeatMapUseCase(prisma);
+  const locateSeats = new LocateSeatsUseCase(prisma);
   return {
     setSeatMap: async (request, context) =>
       toSeatMapMessage(request.event_id, context.tenant.mode === 'live', await setSeatMap.execute(context.tenant, request.event_id, request.sections)),
     getSeatMap: async (request, context) => toSeatMapMessage(request.event_id, context.tenant.mode === 'live', await getSeatMap.execute(context.tenant, request.event_id)),
+    locateSeats: async (request, context) => ({ seats: await locateSeats.execute(context.tenant, request.event_id, request.seat_ids) }),
   };
 }

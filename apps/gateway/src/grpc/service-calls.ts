@@ -12,6 +12,7 @@ export interface BackendClients {
   discounts: catalogV1.DiscountServiceClient;
   customers: ticketingV1.CustomerServiceClient;
   tickets: ticketingV1.TicketServiceClient;
+  seatHolds: ticketingV1.SeatHoldServiceClient;
 }
 
 export type BackendServices = { [K in keyof BackendClients]: ServiceCalls<BackendClients[K]> };

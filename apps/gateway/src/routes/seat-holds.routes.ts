@@ -1,25 +1,45 @@
-import { deletedResource, plannedResource } from '../presenters/resource.schema';
+import { z } from 'zod';
+import { presentSeatHold, seatHoldResource } from '../presenters/seat-hold.presenter';
+import { deletedResource } from '../presenters/resource.schema';
+import { wholeNumber } from '../validation/fields';
 import { defineRoute, secretKey } from './route';
 
 const TAG = 'Seat holds';
+
+const createSeatHoldBody = z
+  .strictObject({
+    seats: z
+      .array(z.string().meta({ example: 'Stalls:A:1' }))
+      .meta({ description: 'Seat ids "<section>:<row>:<seat>" from GET /v1/events/{id}/seatmap: 1 to 50, each once. All are held, or none.' }),
+    ttl_seconds: wholeNumber(1, 1800).optional().meta({ description: 'How long the seats stay held unless released: 600 (ten minutes) by default, 1800 at most.', example: 600 }),
+  })
+  .meta({ example: { seats: ['Stalls:A:1', 'Stalls:A:2'], ttl_seconds: 600 } });
 
 export const seatHoldsRoutes = [
   defineRoute({
     operationId: 'createSeatHold',
     method: 'post',
     path: '/v1/events/{id}/seats/hold',
-    summary: 'Hold seats for a short time while a buyer checks out',
+    summary: 'Hold seats, all or none, while a buyer checks out; 409 seats_unavailable names the seats taken',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    response: plannedResource('seat_hold'),
+    errors: ['seats_unavailable'],
+    body: createSeatHoldBody,
+    response: seatHoldResource,
+    handler: async ({ params, body }, { services }) =>
+      presentSeatHold(await services.seatHolds.createSeatHold({ event_id: params.id, seat_ids: body.seats, ttl_seconds: body.ttl_seconds ?? 0 })),
   }),
   defineRoute({
     operationId: 'releaseSeatHold',
     method: 'delete',
     path: '/v1/events/{id}/seats/hold/{holdId}',
-    summary: 'Release held seats',
+    summary: 'Release held seats now; releasing a hold already ended answers the same',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    response: deletedResource('seat_hold'),
+    response: deletedResource('seat_hold').meta({ example: { id: 'hold_01JD3WE2F4H6K8M0P2R4T6V8X0', object: 'seat_hold', deleted: true } }),
+    handler: async ({ params }, { services }) => {
+      const hold = await services.seatHolds.releaseSeatHold({ event_id: params.id, hold_id: params.holdId });
+      return { id: hold.id, object: 'seat_hold' as const, deleted: true as const };
+    },
   }),
 ];

@@ -50,6 +50,7 @@ export async function startBackendDoubles(tokenSecret: string, identity: Identit
     discounts: createGrpcClient(catalogV1.DiscountServiceClient, address),
     customers: createGrpcClient(ticketingV1.CustomerServiceClient, address),
     tickets: createGrpcClient(ticketingV1.TicketServiceClient, address),
+    seatHolds: createGrpcClient(ticketingV1.SeatHoldServiceClient, address),
   };
   return {
     clients,

@@ -7,6 +7,7 @@ import type { TicketingIssuance } from '../domain/issuance';
 export interface CatalogClients {
   inventory: catalogV1.InventoryServiceClient;
   discounts: catalogV1.DiscountServiceClient;
+  seatMaps: catalogV1.SeatMapServiceClient;
 }
 
 /** What a hold tells about the units: the currency their tier is priced in. */
@@ -79,6 +80,12 @@ export class CatalogInventory {
   /** Gives one sold unit of an issuance back to its tier under `returnId`; returning again answers the same. */
   async returnUnit(claims: InternalClaims, returnId: string, issuanceId: string): Promise<void> {
     await serviceCalls(this.clients.inventory, claims, this.options).returnInventory({ return_id: returnId, reservation_id: issuanceId, quantity: 1 });
+  }
+
+  /** The tier of each seat, from the event's seat map; seats it does not have are refused, named. */
+  async locateSeats(claims: InternalClaims, eventId: string, seatIds: readonly string[]): Promise<Array<{ id: string; tier_id: string }>> {
+    const { seats } = await serviceCalls(this.clients.seatMaps, claims, this.options).locateSeats({ event_id: eventId, seat_ids: [...seatIds] });
+    return seats.map((seat) => ({ id: seat.seat_id, tier_id: seat.tier_id }));
   }
 
   /** Gives held units back; releasing again answers the same. */

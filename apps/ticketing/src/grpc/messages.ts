@@ -1,5 +1,6 @@
 import type { ticketingV1 } from '@ticketing/contracts';
 import type { TicketingCustomer } from '../domain/customer';
+import type { TicketingSeatHold } from '../domain/seat-hold';
 import type { TicketingTicket } from '../domain/ticket';
 import type { IssuedTickets } from '../usecases/drive-issuance/drive-issuance.usecase';
 
@@ -50,5 +51,18 @@ export function toCompMessage({ issuance, tickets }: IssuedTickets): ticketingV1
     reason: issuance.comp_reason ?? '',
     tickets: tickets.map(toTicketMessage),
     created_at: iso(issuance.created_at),
+  };
+}
+
+export function toSeatHoldMessage(hold: TicketingSeatHold): ticketingV1.SeatHold {
+  return {
+    id: hold.id,
+    livemode: hold.mode === 'live',
+    event_id: hold.event_id,
+    seats: hold.seats.map((seat) => ({ id: seat.id, tier_id: seat.tier_id })),
+    status: hold.status,
+    expires_at: iso(hold.expires_at),
+    created_at: iso(hold.created_at),
+    released_at: hold.released_at ? iso(hold.released_at) : '',
   };
 }

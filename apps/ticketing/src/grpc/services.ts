@@ -15,7 +15,9 @@ import { IssueTicketsUseCase } from '../usecases/issue-tickets/issue-tickets.use
 import { ListCompsUseCase } from '../usecases/list-comps/list-comps.usecase';
 import { ListTicketsUseCase } from '../usecases/list-tickets/list-tickets.usecase';
 import { ReturnUnitsUseCase } from '../usecases/return-units/return-units.usecase';
-import { toCompMessage, toCustomerMessage, toIssuedTicketsMessage, toTicketMessage } from './messages';
+import { CreateSeatHoldUseCase } from '../usecases/seat-holds/create-seat-hold.usecase';
+import { ReleaseSeatHoldUseCase } from '../usecases/seat-holds/release-seat-hold.usecase';
+import { toCompMessage, toCustomerMessage, toIssuedTicketsMessage, toSeatHoldMessage, toTicketMessage } from './messages';
 
 /**
  * Every gRPC service ticketing serves. Transport only: decode, call one use case with the
@@ -38,6 +40,8 @@ export function ticketingGrpcServices(
   const transferTicket = new TransferTicketUseCase(prisma, codes);
   // Giving a unit back is not the client's write (the retirement is): it gets `client`.
   const retireTicket = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(client, catalog, options.logger));
+  const createSeatHold = new CreateSeatHoldUseCase(prisma, catalog);
+  const releaseSeatHold = new ReleaseSeatHoldUseCase(prisma);
   return [
     {
       definition: ticketingV1.CustomerServiceService,
@@ -68,6 +72,16 @@ export function ticketingGrpcServices(
           transferTicket: async (request, context) => toTicketMessage(await transferTicket.execute(context.tenant, request)),
           refundTicket: async (request, context) => toTicketMessage(await retireTicket.execute(context.claims, context.tenant, 'refund', request)),
           revokeTicket: async (request, context) => toTicketMessage(await retireTicket.execute(context.claims, context.tenant, 'revoke', request)),
+        },
+        options,
+      ),
+    },
+    {
+      definition: ticketingV1.SeatHoldServiceService,
+      implementation: implementService<ticketingV1.SeatHoldServiceServer>(
+        {
+          createSeatHold: async (request, context) => toSeatHoldMessage(await createSeatHold.execute(context.claims, context.tenant, request)),
+          releaseSeatHold: async (request, context) => toSeatHoldMessage(await releaseSeatHold.execute(context.tenant, request)),
         },
         options,
       ),

@@ -20,6 +20,8 @@ export class CatalogDouble {
   private readonly reservations = new Map<string, { tenant: string; reservation: catalogV1.Reservation }>();
   /** Return ids already applied: a repeated return gives nothing back again. */
   private readonly returns = new Set<string>();
+  /** Each event's seats, by seat id, with the tier each sells under. */
+  private readonly seats = new Map<string, Map<string, string>>();
 
   /** A tier on sale in a new event of `tenant`. */
   addTier(tenant: { accountId: string; mode: string }, fields: { price: number; capacity: number; currency?: string }): { eventId: string; tierId: string } {
@@ -51,6 +53,14 @@ export class CatalogDouble {
     return { eventId, tierId };
   }
 
+  /** Gives the tier's event a seat map: `rows` rows of `perRow` seats in section "S", all of the tier. */
+  addSeats(eventId: string, tierId: string, rows: number, perRow: number): string[] {
+    const seats = new Map<string, string>();
+    for (let row = 1; row <= rows; row++) for (let seat = 1; seat <= perRow; seat++) seats.set(`S:${row}:${seat}`, tierId);
+    this.seats.set(eventId, seats);
+    return [...seats.keys()];
+  }
+
   counters(tierId: string): { held: number; sold: number } {
     const { held, sold } = this.tiers.get(tierId)!.tier;
     return { held, sold };
@@ -59,7 +69,14 @@ export class CatalogDouble {
   services(options: GrpcServerOptions): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
     return [
       { definition: catalogV1.InventoryServiceService, implementation: implementService<catalogV1.InventoryServiceServer>(this.inventoryHandlers(), options) },
-      // Only QuoteOrder: the other discount RPCs answer UNIMPLEMENTED.
+      // Only LocateSeats and QuoteOrder: the other seat map and discount RPCs answer UNIMPLEMENTED.
+      {
+        definition: catalogV1.SeatMapServiceService,
+        implementation: implementService<catalogV1.SeatMapServiceServer>(
+          { locateSeats: async (request: catalogV1.LocateSeatsRequest) => this.locate(request) } as Partial<AsyncServiceImplementation<catalogV1.SeatMapServiceServer>> as AsyncServiceImplementation<catalogV1.SeatMapServiceServer>,
+          options,
+        ),
+      },
       {
         definition: catalogV1.DiscountServiceService,
         implementation: implementService<catalogV1.DiscountServiceServer>(
@@ -85,6 +102,14 @@ export class CatalogDouble {
     const total = lines.reduce((sum, line) => sum + line.total, 0);
     const currency = this.tiers.get(request.items[0]!.tier_id)!.tier.currency;
     return { livemode: false, event_id: request.event_id, currency, lines, subtotal: total, discount_amount: 0, total, discount: undefined, quoted_at: new Date().toISOString() };
+  }
+
+  private locate(request: catalogV1.LocateSeatsRequest): catalogV1.SeatLocations {
+    const seats = this.seats.get(request.event_id);
+    if (!seats) throw new ApiError('resource_missing', `Event '${request.event_id}' has no seat map.`);
+    const unknown = request.seat_ids.filter((id) => !seats.has(id));
+    if (unknown.length > 0) throw new ApiError('parameter_invalid', `The event's seat map has no seat ${unknown.join(', ')}.`, { param: 'seats' });
+    return { seats: request.seat_ids.map((id) => ({ seat_id: id, tier_id: seats.get(id)! })) };
   }
 
   private inventoryHandlers(): AsyncServiceImplementation<catalogV1.InventoryServiceServer> {

@@ -12,11 +12,13 @@ export type SeatChangeFacts = z.infer<typeof seatChangeFactsSchema>;
 /**
  * What ticketing publishes about seats, keyed by the event id so each event's seat changes stay
  * in order. Catalog keeps each seat's status from these for GET /v1/events/{id}/seatmap.
- * `seat.released` makes seats available again (a hold expired or was dropped, a ticket refunded).
+ * `seat.held` and `seat.released` are also the seat hold's own lifecycle (decision 0033):
+ * `seat.released` makes seats available again, saying why (a hold released or expired; later a
+ * ticket refunded).
  */
 export const TICKETING_SEAT_TOPIC = defineTopic('ticketing.seat.v1', {
-  'seat.held': seatChangeFactsSchema.extend({ hold_id: z.string().min(1) }),
-  'seat.released': seatChangeFactsSchema,
+  'seat.held': seatChangeFactsSchema.extend({ hold_id: z.string().min(1), expires_at: z.string().optional() }),
+  'seat.released': seatChangeFactsSchema.extend({ hold_id: z.string().optional(), reason: z.enum(['released', 'expired']).optional() }),
   'seat.sold': seatChangeFactsSchema,
 });
 export type TicketingSeatPayloads = PayloadsOf<typeof TICKETING_SEAT_TOPIC>;

@@ -74,6 +74,21 @@ export interface GetSeatMapRequest {
   event_id: string;
 }
 
+export interface LocateSeatsRequest {
+  event_id: string;
+  /** "<section>:<row>:<seat>" identifiers. */
+  seat_ids: string[];
+}
+
+export interface SeatLocation {
+  seat_id: string;
+  tier_id: string;
+}
+
+export interface SeatLocations {
+  seats: SeatLocation[];
+}
+
 function createBaseSeatMapSeat(): SeatMapSeat {
   return { id: "", label: "", tier_id: "", status: "" };
 }
@@ -673,6 +688,166 @@ export const GetSeatMapRequest: MessageFns<GetSeatMapRequest> = {
   },
 };
 
+function createBaseLocateSeatsRequest(): LocateSeatsRequest {
+  return { event_id: "", seat_ids: [] };
+}
+
+export const LocateSeatsRequest: MessageFns<LocateSeatsRequest> = {
+  encode(message: LocateSeatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_id !== "") {
+      writer.uint32(10).string(message.event_id);
+    }
+    for (const v of message.seat_ids) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LocateSeatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLocateSeatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.seat_ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSeatLocation(): SeatLocation {
+  return { seat_id: "", tier_id: "" };
+}
+
+export const SeatLocation: MessageFns<SeatLocation> = {
+  encode(message: SeatLocation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.seat_id !== "") {
+      writer.uint32(10).string(message.seat_id);
+    }
+    if (message.tier_id !== "") {
+      writer.uint32(18).string(message.tier_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SeatLocation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSeatLocation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.seat_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tier_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSeatLocations(): SeatLocations {
+  return { seats: [] };
+}
+
+export const SeatLocations: MessageFns<SeatLocations> = {
+  encode(message: SeatLocations, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.seats) {
+      SeatLocation.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SeatLocations {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSeatLocations();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.seats.push(SeatLocation.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * Seat maps: an event's layout (sections → rows → seats, each seat mapped to a seated tier) and
  * each seat's status as ticketing last published it.
@@ -698,12 +873,30 @@ export const SeatMapServiceService = {
     responseSerialize: (value: SeatMap): Buffer => Buffer.from(SeatMap.encode(value).finish()),
     responseDeserialize: (value: Buffer): SeatMap => SeatMap.decode(value),
   },
+  /**
+   * The tier of each named seat of the event, in the order asked; refused with
+   * parameter_invalid naming the seats the layout does not have.
+   */
+  locateSeats: {
+    path: "/catalog.v1.SeatMapService/LocateSeats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LocateSeatsRequest): Buffer => Buffer.from(LocateSeatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LocateSeatsRequest => LocateSeatsRequest.decode(value),
+    responseSerialize: (value: SeatLocations): Buffer => Buffer.from(SeatLocations.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SeatLocations => SeatLocations.decode(value),
+  },
 } as const;
 
 export interface SeatMapServiceServer extends UntypedServiceImplementation {
   /** Replaces the event's whole layout. */
   setSeatMap: handleUnaryCall<SetSeatMapRequest, SeatMap>;
   getSeatMap: handleUnaryCall<GetSeatMapRequest, SeatMap>;
+  /**
+   * The tier of each named seat of the event, in the order asked; refused with
+   * parameter_invalid naming the seats the layout does not have.
+   */
+  locateSeats: handleUnaryCall<LocateSeatsRequest, SeatLocations>;
 }
 
 export interface SeatMapServiceClient extends Client {
@@ -737,6 +930,25 @@ export interface SeatMapServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SeatMap) => void,
+  ): ClientUnaryCall;
+  /**
+   * The tier of each named seat of the event, in the order asked; refused with
+   * parameter_invalid naming the seats the layout does not have.
+   */
+  locateSeats(
+    request: LocateSeatsRequest,
+    callback: (error: ServiceError | null, response: SeatLocations) => void,
+  ): ClientUnaryCall;
+  locateSeats(
+    request: LocateSeatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SeatLocations) => void,
+  ): ClientUnaryCall;
+  locateSeats(
+    request: LocateSeatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SeatLocations) => void,
   ): ClientUnaryCall;
 }
 

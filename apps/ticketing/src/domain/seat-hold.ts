@@ -1,0 +1,57 @@
+import { ApiError } from '@ticketing/errors';
+import { integerInRange, requiredIdParam } from '@ticketing/fields';
+
+/**
+ * Seat holds (decision 0033): seats of one event held all or none while a buyer checks out,
+ * until released, or expired by the sweeper at `expires_at`.
+ */
+export type SeatHoldStatus = 'active' | 'released' | 'expired';
+
+export interface HeldSeat {
+  /** "<section>:<row>:<seat>", as catalog's seat map names it. */
+  id: string;
+  tier_id: string;
+}
+
+export interface TicketingSeatHold {
+  id: string;
+  mode: string;
+  event_id: string;
+  seats: HeldSeat[];
+  status: SeatHoldStatus;
+  expires_at: Date;
+  created_at: Date;
+  released_at: Date | null;
+}
+
+export const DEFAULT_SEAT_HOLD_TTL_SECONDS = 600;
+export const MAX_SEAT_HOLD_TTL_SECONDS = 1800;
+export const MAX_SEATS_PER_HOLD = 50;
+const SEAT_ID = /^[^:\s][^:]{0,19}:[^:\s][^:]{0,19}:[^:\s][^:]{0,19}$/;
+
+export interface SeatHoldRequest {
+  event_id: string;
+  seat_ids: string[];
+  ttl_seconds: number;
+}
+
+/** Checks a hold request: 1 to 50 distinct seat ids in catalog's form, and a TTL (0: the default). */
+export function validSeatHoldRequest(command: { event_id: string; seat_ids: string[]; ttl_seconds: number }): SeatHoldRequest {
+  if (command.seat_ids.length === 0) throw new ApiError('parameter_missing', 'Missing required parameter: seats (one or more seat ids).', { param: 'seats' });
+  if (command.seat_ids.length > MAX_SEATS_PER_HOLD) throw new ApiError('parameter_invalid', `seats can hold at most ${MAX_SEATS_PER_HOLD} seats.`, { param: 'seats' });
+  command.seat_ids.forEach((seatId, index) => {
+    if (!SEAT_ID.test(seatId)) throw new ApiError('parameter_invalid', `seats[${index}] must be a seat id "<section>:<row>:<seat>".`, { param: `seats[${index}]` });
+    if (command.seat_ids.indexOf(seatId) !== index) throw new ApiError('parameter_invalid', `seats[${index}] names seat '${seatId}' a second time.`, { param: `seats[${index}]` });
+  });
+  return {
+    event_id: requiredIdParam(command.event_id, 'event_id'),
+    seat_ids: command.seat_ids,
+    ttl_seconds: command.ttl_seconds === 0 ? DEFAULT_SEAT_HOLD_TTL_SECONDS : integerInRange(command.ttl_seconds, 'ttl_seconds', 1, MAX_SEAT_HOLD_TTL_SECONDS),
+  };
+}
+
+/** Some of the seats are held or sold already: nothing was held, and the client learns which. */
+export function seatsUnavailable(taken: readonly string[]): ApiError {
+  const names = taken.map((seat) => `'${seat}'`).join(', ');
+  return new ApiError('seats_unavailable', `${taken.length === 1 ? 'Seat' : 'Seats'} ${names} ${taken.length === 1 ? 'is' : 'are'} already taken; no seat was held.`, { param: 'seats' });
+}

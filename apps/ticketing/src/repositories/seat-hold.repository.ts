@@ -1,0 +1,98 @@
+import { isMode, type Tenant } from '@ticketing/auth';
+import type { TicketingDb } from '../db';
+import type { HeldSeat, SeatHoldStatus, TicketingSeatHold } from '../domain/seat-hold';
+
+interface SeatHoldRow {
+  id: string;
+  account_id: string;
+  mode: string;
+  event_id: string;
+  seats: unknown;
+  status: string;
+  expires_at: Date;
+  created_at: Date;
+  released_at: Date | null;
+}
+
+const toSeatHold = ({ account_id: _account, seats, status, ...rest }: SeatHoldRow): TicketingSeatHold => ({ ...rest, seats: seats as HeldSeat[], status: status as SeatHoldStatus });
+
+/** A hold that was just ended (released or expired), with its tenant, for the message that frees its seats. */
+export interface EndedSeatHold {
+  hold: TicketingSeatHold;
+  tenant: Tenant;
+}
+
+function ended(row: SeatHoldRow): EndedSeatHold {
+  if (!isMode(row.mode)) throw new Error(`seat hold ${row.id} has an unknown mode: ${row.mode}`);
+  return { hold: toSeatHold(row), tenant: { accountId: row.account_id, mode: row.mode } };
+}
+
+/**
+ * Seat holds and the seat claims they make (decision 0033). A claim is one row per taken seat
+ * keyed by (event, seat): PostgreSQL, not this code, refuses a second claim of a seat. Every
+ * method that ends holds also deletes their claims in the same statement.
+ */
+export class SeatHoldRepository {
+  constructor(private readonly db: TicketingDb) {}
+
+  /**
+   * Records the hold and claims each seat that is free, in one statement, and answers the seats
+   * it claimed. Fewer than asked means some were taken: the caller must roll back.
+   */
+  async create(tenant: Tenant, hold: Omit<TicketingSeatHold, 'mode' | 'status' | 'released_at'>): Promise<{ hold: TicketingSeatHold; claimed: string[] }> {
+    const seatIds = hold.seats.map((seat) => seat.id);
+    const tierIds = hold.seats.map((seat) => seat.tier_id);
+    const rows = await this.db.$queryRaw<Array<SeatHoldRow & { claimed: string[] }>>`
+      WITH hold AS (
+        INSERT INTO seat_holds (id, account_id, mode, event_id, seats, status, expires_at, created_at)
+        VALUES (${hold.id}, ${tenant.accountId}, ${tenant.mode}, ${hold.event_id}, ${JSON.stringify(hold.seats)}::jsonb, 'active', ${hold.expires_at}, ${hold.created_at})
+        RETURNING *),
+      claimed AS (
+        INSERT INTO seat_claims (event_id, seat_id, account_id, mode, tier_id, hold_id)
+        SELECT hold.event_id, seat.id, hold.account_id, hold.mode, seat.tier_id, hold.id
+          FROM hold, unnest(${seatIds}::text[], ${tierIds}::text[]) AS seat (id, tier_id)
+        ON CONFLICT (event_id, seat_id) DO NOTHING
+        RETURNING seat_id)
+      SELECT hold.*, ARRAY(SELECT seat_id FROM claimed) AS claimed FROM hold`;
+    const { claimed, ...row } = rows[0]!;
+    return { hold: toSeatHold(row), claimed };
+  }
+
+  async find(tenant: Tenant, eventId: string, id: string): Promise<TicketingSeatHold | null> {
+    const row = await this.db.seatHold.findUnique({ where: { id, event_id: eventId, account_id: tenant.accountId, mode: tenant.mode } });
+    return row && toSeatHold(row);
+  }
+
+  /** Ends an active hold as released and frees its seats, in one statement; null when it was not active. */
+  async release(tenant: Tenant, eventId: string, id: string, at: Date): Promise<EndedSeatHold | null> {
+    const rows = await this.db.$queryRaw<SeatHoldRow[]>`
+      WITH released AS (
+        UPDATE seat_holds SET status = 'released', released_at = ${at}
+         WHERE id = ${id} AND event_id = ${eventId} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'active'
+        RETURNING *),
+      freed AS (DELETE FROM seat_claims c USING released WHERE c.hold_id = released.id)
+      SELECT * FROM released`;
+    return rows[0] ? ended(rows[0]) : null;
+  }
+
+  /**
+   * Ends up to `limit` active holds, of every tenant, whose expiry has passed (only those
+   * claiming one of `seats`, when given) and frees their seats, in one statement. Holds another
+   * transaction has locked are skipped.
+   */
+  async expireDue(at: Date, limit: number, seats?: { eventId: string; seatIds: readonly string[] }): Promise<EndedSeatHold[]> {
+    const rows = await this.db.$queryRaw<SeatHoldRow[]>`
+      WITH due AS (
+        SELECT h.id FROM seat_holds h
+         WHERE h.status = 'active' AND h.expires_at <= ${at}
+           AND (${seats === undefined} OR h.id IN (
+             SELECT c.hold_id FROM seat_claims c WHERE c.event_id = ${seats?.eventId ?? ''} AND c.seat_id = ANY(${[...(seats?.seatIds ?? [])]}::text[])))
+         ORDER BY h.expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+      expired AS (
+        UPDATE seat_holds h SET status = 'expired', released_at = ${at} FROM due WHERE h.id = due.id
+        RETURNING h.*),
+      freed AS (DELETE FROM seat_claims c USING expired WHERE c.hold_id = expired.id)
+      SELECT * FROM expired`;
+    return rows.map(ended);
+  }
+}

@@ -1,0 +1,42 @@
+import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { newId } from '@ticketing/ids';
+import type { CatalogInventory } from '../../catalog/catalog-inventory';
+import type { PrismaClient } from '../../db';
+import { MAX_SEATS_PER_HOLD, seatsUnavailable, validSeatHoldRequest, type TicketingSeatHold } from '../../domain/seat-hold';
+import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
+import { announceEnded, announceHeld } from './seat-hold-messages';
+
+/**
+ * Holds seats all or none (decision 0033). Catalog's seat map says which tier each seat sells
+ * under (and refuses seats it does not have); then one transaction ends any hold on these seats
+ * whose time is up (the sweeper would, a little later), claims every seat and publishes
+ * `seat.held`. If any seat is taken the transaction rolls back, so nothing is held, and the
+ * refusal names the taken seats.
+ */
+export class CreateSeatHoldUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly catalog: CatalogInventory,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async execute(claims: InternalClaims, tenant: Tenant, command: { event_id: string; seat_ids: string[]; ttl_seconds: number }): Promise<TicketingSeatHold> {
+    const request = validSeatHoldRequest(command);
+    const seats = await this.catalog.locateSeats(claims, request.event_id, request.seat_ids);
+    const now = this.clock();
+    return this.prisma.$transaction(async (tx) => {
+      const holds = new SeatHoldRepository(tx);
+      await announceEnded(tx, await holds.expireDue(now, MAX_SEATS_PER_HOLD, { eventId: request.event_id, seatIds: request.seat_ids }));
+      const { hold, claimed } = await holds.create(tenant, {
+        id: newId('hold'),
+        event_id: request.event_id,
+        seats,
+        created_at: now,
+        expires_at: new Date(now.getTime() + request.ttl_seconds * 1000),
+      });
+      if (claimed.length < seats.length) throw seatsUnavailable(request.seat_ids.filter((seatId) => !claimed.includes(seatId)));
+      await announceHeld(tx, tenant, hold);
+      return hold;
+    });
+  }
+}

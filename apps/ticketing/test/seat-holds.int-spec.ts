@@ -1,0 +1,149 @@
+import path from 'node:path';
+import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { newId } from '@ticketing/ids';
+import { createLogger } from '@ticketing/observability';
+import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { createTicketingPrisma, type PrismaClient } from '../src/db';
+import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-hold.usecase';
+import { ExpireSeatHoldsUseCase } from '../src/usecases/seat-holds/expire-seat-holds.usecase';
+import { ReleaseSeatHoldUseCase } from '../src/usecases/seat-holds/release-seat-hold.usecase';
+import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
+
+const options = { tokenSecret: 'ticketing-test-secret-0123456789', deadlineMs: 10_000 };
+const logger = createLogger('ticketing-test', 'silent');
+
+/** Seat holds (decision 0033) on real PostgreSQL, with catalog's seat map from the double. */
+describe('seat holds (real PostgreSQL, catalog double)', () => {
+  let database: TestDatabase;
+  let prisma: PrismaClient;
+  let catalogSide: RunningCatalogDouble;
+  let createHold: CreateSeatHoldUseCase;
+  let releaseHold: ReleaseSeatHoldUseCase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('ticketing', path.join(__dirname, '../prisma/migrations'));
+    prisma = createTicketingPrisma(database.url);
+    catalogSide = await startCatalogDouble(options, logger);
+    createHold = new CreateSeatHoldUseCase(prisma, catalogSide.catalog);
+    releaseHold = new ReleaseSeatHoldUseCase(prisma);
+  });
+
+  afterAll(async () => {
+    await catalogSide.close();
+    await prisma.$disconnect();
+    await database.drop();
+  });
+
+  const newTenant = (): { claims: InternalClaims; tenant: Tenant } => {
+    const accountId = newId('acct');
+    return { claims: { request_id: 'req_test', tenant: { account_id: accountId, mode: 'test' } }, tenant: { accountId, mode: 'test' } };
+  };
+  /** A seated event of `tenant`: one tier, seats S:1:1 … S:rows:perRow. */
+  const seatedEvent = (tenant: Tenant, rows = 2, perRow = 5) => {
+    const { eventId, tierId } = catalogSide.double.addTier(tenant, { price: 5000, capacity: rows * perRow });
+    return { eventId, tierId, seats: catalogSide.double.addSeats(eventId, tierId, rows, perRow) };
+  };
+  const hold = (who: ReturnType<typeof newTenant>, eventId: string, seatIds: string[], ttlSeconds = 0) =>
+    createHold.execute(who.claims, who.tenant, { event_id: eventId, seat_ids: seatIds, ttl_seconds: ttlSeconds });
+  const claimedSeats = async (eventId: string) => (await prisma.seatClaim.findMany({ where: { event_id: eventId }, orderBy: { seat_id: 'asc' } })).map((claim) => claim.seat_id);
+  const messages = async (eventId: string) =>
+    (await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } })).map((row) => row.payload as { type: string; data: Record<string, unknown> });
+
+  it('holds every seat with its tier, for ten minutes by default, and publishes seat.held', async () => {
+    const who = newTenant();
+    const { eventId, tierId } = seatedEvent(who.tenant);
+    const held = await hold(who, eventId, ['S:1:1', 'S:1:2']);
+    expect(held).toMatchObject({ id: expect.stringMatching(/^hold_/), event_id: eventId, status: 'active', released_at: null, seats: [{ id: 'S:1:1', tier_id: tierId }, { id: 'S:1:2', tier_id: tierId }] });
+    expect(held.expires_at.getTime() - held.created_at.getTime()).toBeGreaterThan(599_000);
+    expect(await claimedSeats(eventId)).toEqual(['S:1:1', 'S:1:2']);
+    expect(await messages(eventId)).toEqual([
+      expect.objectContaining({ type: 'seat.held', data: { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], hold_id: held.id, expires_at: held.expires_at.toISOString() } }),
+    ]);
+  });
+
+  it('holds all or none: a taken seat refuses the whole hold, naming the seats taken', async () => {
+    const who = newTenant();
+    const { eventId } = seatedEvent(who.tenant);
+    await hold(who, eventId, ['S:1:2', 'S:1:3']);
+    await expect(hold(who, eventId, ['S:1:1', 'S:1:2', 'S:1:3'])).rejects.toMatchObject({
+      code: 'seats_unavailable',
+      status: 409,
+      param: 'seats',
+      message: "Seats 'S:1:2', 'S:1:3' are already taken; no seat was held.",
+    });
+    expect(await claimedSeats(eventId)).toEqual(['S:1:2', 'S:1:3']);
+    expect(await prisma.seatHold.count({ where: { event_id: eventId } })).toBe(1);
+    expect((await messages(eventId)).map((message) => message.type)).toEqual(['seat.held']);
+  });
+
+  it('refuses bad requests and holds nothing', async () => {
+    const who = newTenant();
+    const { eventId } = seatedEvent(who.tenant);
+    const refusals: Array<[string[], number, string, string]> = [
+      [[], 0, 'parameter_missing', 'seats'],
+      [['S:1:1', 'S:1:1'], 0, 'parameter_invalid', 'seats[1]'],
+      [['S-1-1'], 0, 'parameter_invalid', 'seats[0]'],
+      [['S:9:9'], 0, 'parameter_invalid', 'seats'],
+      [['S:1:1'], 1801, 'parameter_invalid', 'ttl_seconds'],
+      [Array.from({ length: 51 }, (_, index) => `S:1:${index}`), 0, 'parameter_invalid', 'seats'],
+    ];
+    for (const [seatIds, ttl, code, param] of refusals) {
+      await expect(hold(who, eventId, seatIds, ttl)).rejects.toMatchObject({ code, param });
+    }
+    await expect(hold(who, newId('evt'), ['S:1:1'])).rejects.toMatchObject({ code: 'resource_missing' });
+    expect(await claimedSeats(eventId)).toEqual([]);
+  });
+
+  it('releases a hold, freeing its seats, once; another tenant cannot', async () => {
+    const who = newTenant();
+    const { eventId } = seatedEvent(who.tenant);
+    const held = await hold(who, eventId, ['S:2:1']);
+    const stranger = newTenant();
+    await expect(releaseHold.execute(stranger.tenant, { event_id: eventId, hold_id: held.id })).rejects.toMatchObject({ code: 'resource_missing' });
+    const released = await releaseHold.execute(who.tenant, { event_id: eventId, hold_id: held.id });
+    expect(released).toMatchObject({ id: held.id, status: 'released', released_at: expect.any(Date) });
+    expect(await releaseHold.execute(who.tenant, { event_id: eventId, hold_id: held.id })).toEqual(released);
+    expect(await claimedSeats(eventId)).toEqual([]);
+    expect((await messages(eventId)).map((message) => [message.type, message.data.reason])).toEqual([
+      ['seat.held', undefined],
+      ['seat.released', 'released'],
+    ]);
+    expect((await hold(who, eventId, ['S:2:1'])).status).toBe('active');
+  });
+
+  it('ends expired holds: the sweeper frees their seats, and a new hold takes a seat whose hold ran out', async () => {
+    const who = newTenant();
+    const { eventId } = seatedEvent(who.tenant);
+    const first = await hold(who, eventId, ['S:1:1']);
+    const second = await hold(who, eventId, ['S:1:2']);
+    await prisma.seatHold.updateMany({ where: { id: { in: [first.id, second.id] } }, data: { expires_at: new Date(Date.now() - 1000) } });
+
+    const taker = await hold(who, eventId, ['S:1:1']);
+    expect(taker.status).toBe('active');
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: first.id } })).toMatchObject({ status: 'expired' });
+    expect(await new ExpireSeatHoldsUseCase(prisma).execute()).toBeGreaterThanOrEqual(1);
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: second.id } })).toMatchObject({ status: 'expired' });
+    expect(await claimedSeats(eventId)).toEqual(['S:1:1']);
+    const released = (await messages(eventId)).filter((message) => message.type === 'seat.released').map((message) => message.data);
+    expect(released).toEqual(
+      expect.arrayContaining([
+        { event_id: eventId, seat_ids: ['S:1:1'], hold_id: first.id, reason: 'expired' },
+        { event_id: eventId, seat_ids: ['S:1:2'], hold_id: second.id, reason: 'expired' },
+      ]),
+    );
+  });
+
+  it('never holds a seat twice, whatever the concurrency', async () => {
+    const who = newTenant();
+    const { eventId, seats } = seatedEvent(who.tenant, 2, 5);
+    // 30 buyers each want three adjacent seats of ten: many overlap.
+    const wanted = Array.from({ length: 30 }, (_, buyer) => [0, 1, 2].map((offset) => seats[(buyer + offset) % seats.length]!));
+    const outcomes = await Promise.allSettled(wanted.map((seatIds) => hold(who, eventId, seatIds)));
+    const held = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value.seats.map((seat) => seat.id) : []));
+    expect(new Set(held).size).toBe(held.length);
+    expect(await claimedSeats(eventId)).toEqual([...held].sort());
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(refused.every((outcome) => (outcome as PromiseRejectedResult).reason.code === 'seats_unavailable')).toBe(true);
+    expect(held.length).toBeGreaterThanOrEqual(3);
+  });
+});
