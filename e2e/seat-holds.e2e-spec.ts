@@ -1,6 +1,7 @@
 import type { SeatStatus } from '@ticketing/contracts';
 import { waitFor } from '@ticketing/testing';
 import { as, createAccount } from './support/api';
+import { onSale } from './support/on-sale';
 import type { Client } from './support/lists';
 
 /** A published event with one seated tier and its seat map: rows A and B of four seats in "Stalls". */
@@ -94,5 +95,65 @@ describe('seat holds through the gateway', () => {
     const stranger = as((await createAccount()).secret_key);
     expect((await stranger.delete(`/v1/events/${eventId}/seats/hold/${held.body.id}`)).status).toBe(404);
     expect((await stranger.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'] })).status).toBe(404);
+  });
+
+  describe('seated issuance', () => {
+    const PRICE = 5000;
+    const seatedSale = (tierId: string, holdId: string | undefined, quantity: number, email = 'ann@example.com') => ({
+      tier_id: tierId,
+      quantity,
+      ...(holdId ? { seat_hold_id: holdId } : {}),
+      customer: { email },
+      payment: { type: 'external', reference: `order-${holdId}`, amount: quantity * PRICE },
+    });
+
+    it('sells a seated tier only from a seat hold: the tickets carry its seats, which the seat map shows sold', async () => {
+      const api = as((await createAccount()).secret_key);
+      const { eventId, tierId } = await seatedEvent(api);
+      const without = await api.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, undefined, 1));
+      expect(without.status).toBe(400);
+      expect(without.body.error).toMatchObject({ code: 'parameter_missing', param: 'seat_hold_id' });
+
+      const hold = (await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:B:3', 'Stalls:B:4'] })).body;
+      const wrongQuantity = await api.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, hold.id, 1));
+      expect(wrongQuantity.body.error).toMatchObject({ code: 'parameter_invalid', param: 'quantity', message: expect.stringContaining('must be 2') });
+
+      const issued = await api.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, hold.id, 2));
+      expect(issued.status).toBe(200);
+      expect(issued.body.tickets.map((ticket: { seat: string }) => ticket.seat)).toEqual(['Stalls:B:3', 'Stalls:B:4']);
+      expect((await api.get(`/v1/tickets/${issued.body.tickets[0].id}`)).body.seat).toBe('Stalls:B:3');
+      await seatMapShows(api, eventId, { 'Stalls:B:3': 'sold', 'Stalls:B:4': 'sold' });
+      expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 2, held: 0 });
+
+      const reused = await api.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, hold.id, 2, 'bo@example.com'));
+      expect(reused.status).toBe(409);
+      expect(reused.body.error).toMatchObject({ code: 'seat_hold_unavailable', param: 'seat_hold_id' });
+      expect((await api.delete(`/v1/events/${eventId}/seats/hold/${hold.id}`)).body.error).toMatchObject({ code: 'seat_hold_unavailable' });
+      const again = await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:B:4'] });
+      expect(again.body.error).toMatchObject({ code: 'seats_unavailable', message: "Seat 'Stalls:B:4' is already taken; no seat was held." });
+      expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 2, held: 0 });
+    });
+
+    it('sells one hold’s seats once, however many issuances race for it', async () => {
+      const api = as((await createAccount()).secret_key);
+      const { eventId, tierId } = await seatedEvent(api);
+      const hold = (await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'] })).body;
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => api.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, hold.id, 1, `fan${index}@example.com`))));
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+      expect(answers.filter((answer) => answer.status === 409).map((answer) => answer.body.error.code)).toEqual(Array(7).fill('seat_hold_unavailable'));
+      expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 1, held: 0 });
+      expect((await api.get(`/v1/tickets?event_id=${eventId}`)).body.data).toHaveLength(1);
+    });
+
+    it('refuses a seat hold for a tier that is not seated', async () => {
+      const api = as((await createAccount()).secret_key);
+      const { eventId, tierId } = await onSale(api);
+      const refused = await api.post(`/v1/events/${eventId}/tickets`, {
+        ...seatedSale(tierId, 'hold_01JD3WE2F4H6K8M0P2R4T6V8X0', 1),
+        payment: { type: 'external', reference: 'o', amount: 2500 },
+      });
+      expect(refused.body.error).toMatchObject({ code: 'parameter_invalid', param: 'seat_hold_id' });
+      expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 0, held: 0 });
+    });
   });
 });

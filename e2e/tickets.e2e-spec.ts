@@ -24,6 +24,7 @@ describe('tickets through the gateway', () => {
       currency: 'EUR',
       code: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       code_version: 1,
+      seat: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

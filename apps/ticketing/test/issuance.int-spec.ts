@@ -70,6 +70,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     customer: { reference: { $case: 'details', value: { email: 'Ann@Example.com', name: 'Ann Lee' } } },
     payment: { reference: 'order-1', amount: 5000 },
     metadata: { channel: 'box-office' },
+    seat_hold_id: '',
     ...fields,
   });
   const issue = (claims: InternalClaims, request: ticketingV1.IssueTicketsRequest, callOptions: CallerOptions = options) =>
@@ -242,6 +243,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       quantity: 0,
       customer: { reference: { $case: 'details', value: { email: 'guest@example.com', name: 'Sam' } } },
       reason: 'Artist guest list',
+      seat_hold_id: '',
       ...fields,
     });
     const comp = (request: ticketingV1.IssueCompsRequest) => callUnary(tickets.issueComps.bind(tickets), request, claims, options);

@@ -1569,7 +1569,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "body_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
+                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "body_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -1690,7 +1690,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use";
+                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -2340,6 +2340,7 @@ export interface components {
          *       "currency": "EUR",
          *       "code": "eyJhbGciOiJFUzI1NiIsImtpZCI6Ik5RbXNQUmZkM0tGb3JsbGgifQ.eyJzdWIiOiJ0a3RfMDFKRDNXRDdHOUoxTDNONVE3UzlVMVczWTUiLCJldnQiOiJldnRfMDFKRDNXOVpRNFg4VjVLMk03TjZQMVIwU1QiLCJ2ZXIiOjF9.cY3kYhO2dl4I7q2kJ1b3Zq5XK9lW8bW0mE0gk8pYQe3dJ2c5nXQ1t7kq0x8QxQ1XfJmGqXjZs3z1p6tV9Xx6cA",
          *       "code_version": 1,
+         *       "seat": null,
          *       "created_at": "2027-03-01T10:00:02.000Z",
          *       "updated_at": "2027-03-01T10:00:02.000Z"
          *     }
@@ -2378,6 +2379,11 @@ export interface components {
              * @example 1
              */
             code_version: number;
+            /**
+             * @description The seat "<section>:<row>:<seat>" of a ticket of a seated tier; null otherwise.
+             * @example Stalls:A:1
+             */
+            seat: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC date-time.
@@ -2428,6 +2434,7 @@ export interface components {
          *           "currency": "EUR",
          *           "code": "eyJhbGciOiJFUzI1NiIsImtpZCI6Ik5RbXNQUmZkM0tGb3JsbGgifQ.eyJzdWIiOiJ0a3RfMDFKRDNXRDdHOUoxTDNONVE3UzlVMVczWTUiLCJldnQiOiJldnRfMDFKRDNXOVpRNFg4VjVLMk03TjZQMVIwU1QiLCJ2ZXIiOjF9.cY3kYhO2dl4I7q2kJ1b3Zq5XK9lW8bW0mE0gk8pYQe3dJ2c5nXQ1t7kq0x8QxQ1XfJmGqXjZs3z1p6tV9Xx6cA",
          *           "code_version": 1,
+         *           "seat": null,
          *           "created_at": "2027-03-01T10:00:02.000Z",
          *           "updated_at": "2027-03-01T10:00:02.000Z"
          *         }
@@ -2467,6 +2474,7 @@ export interface components {
          *           "currency": "EUR",
          *           "code": "eyJhbGciOiJFUzI1NiIsImtpZCI6Ik5RbXNQUmZkM0tGb3JsbGgifQ.eyJzdWIiOiJ0a3RfMDFKRDNXRDdHOUoxTDNONVE3UzlVMVczWTUiLCJldnQiOiJldnRfMDFKRDNXOVpRNFg4VjVLMk03TjZQMVIwU1QiLCJ2ZXIiOjF9.cY3kYhO2dl4I7q2kJ1b3Zq5XK9lW8bW0mE0gk8pYQe3dJ2c5nXQ1t7kq0x8QxQ1XfJmGqXjZs3z1p6tV9Xx6cA",
          *           "code_version": 1,
+         *           "seat": null,
          *           "created_at": "2027-03-01T10:00:02.000Z",
          *           "updated_at": "2027-03-01T10:00:02.000Z"
          *         }
@@ -6799,6 +6807,11 @@ export interface operations {
                     /** @example tier_01JD3W9ZQ4X8V5K2M7N6P1R0ST */
                     tier_id: string;
                     /**
+                     * @description Required for a seated tier: an active seat hold holding exactly `quantity` seats of the tier; the tickets are for its seats.
+                     * @example hold_01JD3W9ZQ4X8V5K2M7N6P1R0ST
+                     */
+                    seat_hold_id?: string;
+                    /**
                      * @description Within the tier’s min_per_order and max_per_order.
                      * @example 2
                      */
@@ -6922,7 +6935,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `issuance_expired`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `issuance_expired`, `seat_hold_unavailable`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7866,6 +7879,11 @@ export interface operations {
                     /** @example tier_01JD3W9ZQ4X8V5K2M7N6P1R0ST */
                     tier_id: string;
                     /**
+                     * @description Required for a seated tier: an active seat hold holding exactly `quantity` seats of the tier; the tickets are for its seats.
+                     * @example hold_01JD3W9ZQ4X8V5K2M7N6P1R0ST
+                     */
+                    seat_hold_id?: string;
+                    /**
                      * @description Defaults to 1. Counts against the tier’s capacity; its per-order limits and sales window do not apply.
                      * @example 2
                      */
@@ -7970,7 +7988,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `seat_hold_unavailable`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

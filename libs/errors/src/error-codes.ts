@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   ticket_changed: { status: 409, type: 'invalid_request_error' },
   ticket_already_held: { status: 409, type: 'invalid_request_error' },
   seats_unavailable: { status: 409, type: 'invalid_request_error' },
+  seat_hold_unavailable: { status: 409, type: 'invalid_request_error' },
   discount_code_taken: { status: 409, type: 'invalid_request_error' },
   discount_inactive: { status: 409, type: 'invalid_request_error' },
   discount_not_applicable: { status: 409, type: 'invalid_request_error' },

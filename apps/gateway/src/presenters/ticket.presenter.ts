@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TICKET_STATUSES, type TicketStatus, type ticketingV1 } from '@ticketing/contracts';
+import { nullIfEmpty } from './fields';
 import { resourceFields, timestamp } from './resource.schema';
 
 const ticketExample = {
@@ -15,6 +16,7 @@ const ticketExample = {
   currency: 'EUR',
   code: 'eyJhbGciOiJFUzI1NiIsImtpZCI6Ik5RbXNQUmZkM0tGb3JsbGgifQ.eyJzdWIiOiJ0a3RfMDFKRDNXRDdHOUoxTDNONVE3UzlVMVczWTUiLCJldnQiOiJldnRfMDFKRDNXOVpRNFg4VjVLMk03TjZQMVIwU1QiLCJ2ZXIiOjF9.cY3kYhO2dl4I7q2kJ1b3Zq5XK9lW8bW0mE0gk8pYQe3dJ2c5nXQ1t7kq0x8QxQ1XfJmGqXjZs3z1p6tV9Xx6cA',
   code_version: 1,
+  seat: null,
   created_at: '2027-03-01T10:00:02.000Z',
   updated_at: '2027-03-01T10:00:02.000Z',
 } as const;
@@ -34,6 +36,7 @@ export const ticketResource = z
         'What the door scans (show it as a QR code): an ES256 JWT naming the ticket (`sub`), its event (`evt`) and `code_version` (`ver`), verifiable offline with the keys of GET /v1/scan/keys. A new one is issued when the ticket changes hands or tier, and the old one stops scanning.',
     }),
     code_version: z.number().int().meta({ description: 'Raised whenever the holder or tier changes.', example: 1 }),
+    seat: z.string().nullable().meta({ description: 'The seat "<section>:<row>:<seat>" of a ticket of a seated tier; null otherwise.', example: 'Stalls:A:1' }),
     updated_at: timestamp,
   })
   .meta({ id: 'Ticket', example: ticketExample });
@@ -67,6 +70,7 @@ export function presentTicket(ticket: ticketingV1.Ticket): z.output<typeof ticke
     currency: ticket.currency,
     code: ticket.code,
     code_version: ticket.code_version,
+    seat: nullIfEmpty(ticket.seat),
     created_at: ticket.created_at,
     updated_at: ticket.updated_at,
   };

@@ -12,6 +12,7 @@ const TAG = 'Comps (guest list)';
 const createCompBody = z
   .strictObject({
     tier_id: holderFields.tier_id,
+    seat_hold_id: holderFields.seat_hold_id,
     quantity: wholeNumber(1, 100).optional().meta({ description: 'Defaults to 1. Counts against the tier’s capacity; its per-order limits and sales window do not apply.', example: 2 }),
     ...holderFields.holder,
     reason: text(500).meta({ description: 'Why the tickets are free, kept on the guest list.', example: 'Artist guest list' }),
@@ -38,12 +39,12 @@ export const compsRoutes = [
     summary: 'Add complimentary tickets to the guest list',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    errors: ['resource_missing', 'sold_out', 'event_not_on_sale'],
+    errors: ['resource_missing', 'sold_out', 'event_not_on_sale', 'seat_hold_unavailable'],
     body: createCompBody,
     response: compResource,
     handler: async ({ params, body }, { services }) =>
       presentComp(
-        await services.tickets.issueComps({ event_id: params.id, tier_id: body.tier_id, quantity: body.quantity ?? 1, customer: holderOf(body), reason: body.reason }),
+        await services.tickets.issueComps({ event_id: params.id, tier_id: body.tier_id, quantity: body.quantity ?? 1, customer: holderOf(body), reason: body.reason, seat_hold_id: body.seat_hold_id ?? '' }),
       ),
   }),
 ];

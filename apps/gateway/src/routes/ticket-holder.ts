@@ -2,9 +2,12 @@ import type { ticketingV1 } from '@ticketing/contracts';
 import { missing, resourceId, type Issues } from '../validation/fields';
 import { newCustomer } from './customers.routes';
 
-/** The body fields every issuance shares: the tier, and the holder as `customer` or `customer_id`. */
+/** The body fields every issuance shares: the tier, its seats if seated, and the holder as `customer` or `customer_id`. */
 export const holderFields = {
   tier_id: resourceId('tier'),
+  seat_hold_id: resourceId('hold')
+    .optional()
+    .meta({ description: 'Required for a seated tier: an active seat hold holding exactly `quantity` seats of the tier; the tickets are for its seats.' }),
   holder: {
     customer: newCustomer.optional().meta({ description: 'The holder, found by email or created. Give this or customer_id.' }),
     customer_id: resourceId('cus').optional().meta({ description: 'An existing customer as the holder. Give this or customer.' }),

@@ -14,6 +14,7 @@ const ticket = ticketResource;
 const issueTicketsBody = z
   .strictObject({
     tier_id: holderFields.tier_id,
+    seat_hold_id: holderFields.seat_hold_id,
     quantity: wholeNumber(1, 100).meta({ description: 'Within the tier’s min_per_order and max_per_order.', example: 2 }),
     ...holderFields.holder,
     payment: z
@@ -103,7 +104,7 @@ export const ticketsRoutes = [
     summary: 'Issue tickets paid for elsewhere; never more than the tier’s capacity',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    errors: ['resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'issuance_expired'],
+    errors: ['resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'issuance_expired', 'seat_hold_unavailable'],
     body: issueTicketsBody,
     response: ticketIssuanceResource,
     handler: async ({ params, body }, { services, key }) =>
@@ -115,6 +116,7 @@ export const ticketsRoutes = [
           customer: holderOf(body),
           payment: { reference: body.payment.reference, amount: body.payment.amount },
           metadata: body.metadata ?? {},
+          seat_hold_id: body.seat_hold_id ?? '',
         }),
         key!.mode === 'live',
       ),

@@ -10,9 +10,10 @@ export interface CatalogClients {
   seatMaps: catalogV1.SeatMapServiceClient;
 }
 
-/** What a hold tells about the units: the currency their tier is priced in. */
+/** What a hold tells about the units: the currency their tier is priced in, and whether it is seated. */
 export interface HeldUnits {
   currency: string;
+  seated: boolean;
 }
 
 export interface OrderQuote {
@@ -69,7 +70,7 @@ export class CatalogInventory {
       kind: RESERVATION_KIND_MESSAGES[issuance.kind],
       ttl_seconds: ISSUANCE_HOLD_SECONDS,
     });
-    return { currency: reservation.tier!.currency };
+    return { currency: reservation.tier!.currency, seated: reservation.tier!.seated };
   }
 
   /** The issuance's held units become sold; committing again answers the same. */

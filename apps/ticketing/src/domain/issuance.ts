@@ -35,6 +35,8 @@ export interface TicketingIssuance {
   amount: number;
   currency: string;
   comp_reason: string | null;
+  /** The seat hold whose seats a seated issuance sells (decision 0033). */
+  seat_hold_id: string | null;
   metadata: Record<string, string>;
   status: IssuanceStatus;
   refusal: IssuanceRefusal | null;
@@ -46,6 +48,7 @@ interface OrderRequest {
   tier_id: string;
   quantity: number;
   customer: CustomerChoice;
+  seat_hold_id: string | null;
 }
 
 export interface SaleRequest extends OrderRequest {
@@ -75,6 +78,8 @@ interface OrderCommand {
   tier_id: string;
   quantity: number;
   customer?: CustomerReference;
+  /** '' (proto3's "not set") when the tier is not seated. */
+  seat_hold_id?: string;
 }
 
 export interface SaleCommand extends OrderCommand {
@@ -92,6 +97,7 @@ function validOrder(command: OrderCommand, quantity: number): OrderRequest {
     tier_id: requiredIdParam(command.tier_id, 'tier_id'),
     quantity: integerInRange(quantity, 'quantity', 1, MAX_TICKETS_PER_ISSUANCE),
     customer: validCustomerChoice(command.customer),
+    seat_hold_id: command.seat_hold_id ? requiredIdParam(command.seat_hold_id, 'seat_hold_id') : null,
   };
 }
 

@@ -5,7 +5,7 @@ import { integerInRange, requiredIdParam } from '@ticketing/fields';
  * Seat holds (decision 0033): seats of one event held all or none while a buyer checks out,
  * until released, or expired by the sweeper at `expires_at`.
  */
-export type SeatHoldStatus = 'active' | 'released' | 'expired';
+export type SeatHoldStatus = 'active' | 'released' | 'expired' | 'sold';
 
 export interface HeldSeat {
   /** "<section>:<row>:<seat>", as catalog's seat map names it. */
@@ -22,6 +22,8 @@ export interface TicketingSeatHold {
   expires_at: Date;
   created_at: Date;
   released_at: Date | null;
+  /** The issuance that took the hold to sell its seats; it no longer expires or releases. */
+  issuance_id: string | null;
 }
 
 export const DEFAULT_SEAT_HOLD_TTL_SECONDS = 600;
@@ -54,4 +56,24 @@ export function validSeatHoldRequest(command: { event_id: string; seat_ids: stri
 export function seatsUnavailable(taken: readonly string[]): ApiError {
   const names = taken.map((seat) => `'${seat}'`).join(', ');
   return new ApiError('seats_unavailable', `${taken.length === 1 ? 'Seat' : 'Seats'} ${names} ${taken.length === 1 ? 'is' : 'are'} already taken; no seat was held.`, { param: 'seats' });
+}
+
+/** The hold cannot be used or released: it ended, or an issuance took it. */
+export function seatHoldUnavailable(hold: TicketingSeatHold, at: Date): ApiError {
+  const why = hold.issuance_id ? `was used by issuance '${hold.issuance_id}'` : hold.status === 'active' && hold.expires_at <= at ? 'has expired' : `is ${hold.status}`;
+  return new ApiError('seat_hold_unavailable', `Seat hold '${hold.id}' ${why}; hold the seats again.`, { param: 'seat_hold_id' });
+}
+
+/**
+ * Checks that an issuance can sell the hold's seats: the hold is of the issuance's event, active
+ * and not taken, and holds exactly `quantity` seats, all of the issuance's tier.
+ */
+export function assertHoldCovers(hold: TicketingSeatHold, order: { event_id: string; tier_id: string; quantity: number }, at: Date): void {
+  if (hold.event_id !== order.event_id) throw ApiError.resourceMissing('seat hold', hold.id, 'seat_hold_id');
+  if (hold.status !== 'active' || hold.issuance_id !== null || hold.expires_at <= at) throw seatHoldUnavailable(hold, at);
+  const otherTier = hold.seats.find((seat) => seat.tier_id !== order.tier_id);
+  if (otherTier) throw new ApiError('parameter_invalid', `Seat '${otherTier.id}' of seat hold '${hold.id}' sells under tier '${otherTier.tier_id}', not '${order.tier_id}'.`, { param: 'seat_hold_id' });
+  if (hold.seats.length !== order.quantity) {
+    throw new ApiError('parameter_invalid', `quantity must be ${hold.seats.length}, the number of seats seat hold '${hold.id}' holds.`, { param: 'quantity' });
+  }
 }

@@ -19,6 +19,8 @@ export interface TicketingTicket {
   code_version: number;
   /** The signed, scannable code of this version (decision 0031). */
   code: string;
+  /** "<section>:<row>:<seat>" for a ticket of a seated tier, else null. */
+  seat_id: string | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -31,6 +31,7 @@ export function toTicketMessage(ticket: TicketingTicket): ticketingV1.Ticket {
     issuance_id: ticket.issuance_id,
     code_version: ticket.code_version,
     code: ticket.code,
+    seat: ticket.seat_id ?? '',
     created_at: iso(ticket.created_at),
     updated_at: iso(ticket.updated_at),
   };

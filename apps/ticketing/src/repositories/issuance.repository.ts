@@ -18,6 +18,7 @@ const issuanceColumns = {
   amount: true,
   currency: true,
   comp_reason: true,
+  seat_hold_id: true,
   metadata: true,
   status: true,
   refusal: true,
@@ -67,10 +68,11 @@ export class IssuanceRepository {
 
   /**
    * Refuses a pending issuance, keeping why (TicketRepository.issue is the other way out of
-   * pending). Does nothing when it was no longer pending: another driver settled it first.
+   * pending). False, having done nothing, when it was no longer pending: another driver settled it first.
    */
-  async refuse(tenant: Tenant, id: string, refusal: IssuanceRefusal): Promise<void> {
-    await this.db.issuance.updateMany({ where: { id, status: 'pending', ...tenantScope(tenant) }, data: { status: 'refused', refusal: { ...refusal } } });
+  async refuse(tenant: Tenant, id: string, refusal: IssuanceRefusal): Promise<boolean> {
+    const refused = await this.db.issuance.updateMany({ where: { id, status: 'pending', ...tenantScope(tenant) }, data: { status: 'refused', refusal: { ...refusal } } });
+    return refused.count === 1;
   }
 
   /** The event's issued comps, newest first: its guest list. */

@@ -12,6 +12,7 @@ interface SeatHoldRow {
   expires_at: Date;
   created_at: Date;
   released_at: Date | null;
+  issuance_id: string | null;
 }
 
 const toSeatHold = ({ account_id: _account, seats, status, ...rest }: SeatHoldRow): TicketingSeatHold => ({ ...rest, seats: seats as HeldSeat[], status: status as SeatHoldStatus });
@@ -39,7 +40,7 @@ export class SeatHoldRepository {
    * Records the hold and claims each seat that is free, in one statement, and answers the seats
    * it claimed. Fewer than asked means some were taken: the caller must roll back.
    */
-  async create(tenant: Tenant, hold: Omit<TicketingSeatHold, 'mode' | 'status' | 'released_at'>): Promise<{ hold: TicketingSeatHold; claimed: string[] }> {
+  async create(tenant: Tenant, hold: Omit<TicketingSeatHold, 'mode' | 'status' | 'released_at' | 'issuance_id'>): Promise<{ hold: TicketingSeatHold; claimed: string[] }> {
     const seatIds = hold.seats.map((seat) => seat.id);
     const tierIds = hold.seats.map((seat) => seat.tier_id);
     const rows = await this.db.$queryRaw<Array<SeatHoldRow & { claimed: string[] }>>`
@@ -58,17 +59,34 @@ export class SeatHoldRepository {
     return { hold: toSeatHold(row), claimed };
   }
 
-  async find(tenant: Tenant, eventId: string, id: string): Promise<TicketingSeatHold | null> {
-    const row = await this.db.seatHold.findUnique({ where: { id, event_id: eventId, account_id: tenant.accountId, mode: tenant.mode } });
+  /** The tenant's hold; with `eventId`, only if it is of that event. */
+  async find(tenant: Tenant, id: string, eventId?: string): Promise<TicketingSeatHold | null> {
+    const row = await this.db.seatHold.findUnique({ where: { id, account_id: tenant.accountId, mode: tenant.mode, ...(eventId === undefined ? {} : { event_id: eventId }) } });
     return row && toSeatHold(row);
   }
 
-  /** Ends an active hold as released and frees its seats, in one statement; null when it was not active. */
-  async release(tenant: Tenant, eventId: string, id: string, at: Date): Promise<EndedSeatHold | null> {
+  /**
+   * Gives an active, untaken, unexpired hold to a pending issuance, which will sell its seats:
+   * from then on it neither expires nor releases. False when the hold was no longer free.
+   */
+  async bind(tenant: Tenant, id: string, issuanceId: string, at: Date): Promise<boolean> {
+    const bound = await this.db.seatHold.updateMany({
+      where: { id, account_id: tenant.accountId, mode: tenant.mode, status: 'active', issuance_id: null, expires_at: { gt: at } },
+      data: { issuance_id: issuanceId },
+    });
+    return bound.count === 1;
+  }
+
+  /**
+   * Ends an active hold as released and frees its seats, in one statement; null when it was not
+   * active. A hold an issuance took is released only by that issuance (`issuanceId`), when refused.
+   */
+  async release(tenant: Tenant, eventId: string, id: string, at: Date, issuanceId: string | null = null): Promise<EndedSeatHold | null> {
     const rows = await this.db.$queryRaw<SeatHoldRow[]>`
       WITH released AS (
         UPDATE seat_holds SET status = 'released', released_at = ${at}
          WHERE id = ${id} AND event_id = ${eventId} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'active'
+           AND issuance_id IS NOT DISTINCT FROM ${issuanceId}
         RETURNING *),
       freed AS (DELETE FROM seat_claims c USING released WHERE c.hold_id = released.id)
       SELECT * FROM released`;
@@ -84,7 +102,7 @@ export class SeatHoldRepository {
     const rows = await this.db.$queryRaw<SeatHoldRow[]>`
       WITH due AS (
         SELECT h.id FROM seat_holds h
-         WHERE h.status = 'active' AND h.expires_at <= ${at}
+         WHERE h.status = 'active' AND h.issuance_id IS NULL AND h.expires_at <= ${at}
            AND (${seats === undefined} OR h.id IN (
              SELECT c.hold_id FROM seat_claims c WHERE c.event_id = ${seats?.eventId ?? ''} AND c.seat_id = ANY(${[...(seats?.seatIds ?? [])]}::text[])))
          ORDER BY h.expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),

@@ -20,6 +20,7 @@ const ticketColumns = {
   currency: true,
   code_version: true,
   code: true,
+  seat_id: true,
   created_at: true,
   updated_at: true,
 } as const;
@@ -27,7 +28,7 @@ const ticketColumns = {
 type TicketRow = Prisma.TicketGetPayload<{ select: typeof ticketColumns }>;
 
 /** The columns a statement returns for its tickets, in ticketColumns' order. */
-const RETURNED_TICKET = Prisma.sql`id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, code_version, code, created_at, updated_at`;
+const RETURNED_TICKET = Prisma.sql`id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, code_version, code, seat_id, created_at, updated_at`;
 
 /** `INSERT … SELECT` of `message` into the outbox, to follow with the FROM that makes it happen once. */
 const enqueue = (message: OutboxRow<unknown>) =>
@@ -54,24 +55,44 @@ export class TicketRepository {
 
   /**
    * Issues a pending issuance in one statement: marks it issued, creates one valid ticket per
-   * unit (`units`, in order, sharing its amount) and enqueues `message`. Null, with nothing
-   * written, when the issuance was no longer pending: another driver issued or refused it.
+   * unit (`units`, in order, sharing its amount) and enqueues `message`. A seated issuance's
+   * units each name a seat of its hold: their claims then name their tickets, the hold becomes
+   * sold, and `seatsSold` is enqueued too. Null, with nothing written, when the issuance was no
+   * longer pending: another driver issued or refused it.
    */
-  async issue(tenant: Tenant, issuance: TicketingIssuance, units: ReadonlyArray<{ id: string; code: string }>, message: OutboxRow<unknown>): Promise<TicketingTicket[] | null> {
+  async issue(
+    tenant: Tenant,
+    issuance: TicketingIssuance,
+    units: ReadonlyArray<{ id: string; code: string; seat_id: string | null }>,
+    message: OutboxRow<unknown>,
+    seatsSold: OutboxRow<unknown> | null,
+  ): Promise<TicketingTicket[] | null> {
     const prices = ticketPrices(issuance.amount, issuance.quantity).map(String);
     const ticketIds = units.map((unit) => unit.id);
     const codes = units.map((unit) => unit.code);
+    const seats = units.map((unit) => unit.seat_id);
     const positions = units.map((_, index) => index + 1);
+    const seatSale = seatsSold
+      ? Prisma.sql`,
+      seats_sold AS (
+        UPDATE seat_claims c SET ticket_id = t.id FROM inserted t WHERE c.event_id = t.event_id AND c.seat_id = t.seat_id),
+      hold_sold AS (
+        UPDATE seat_holds SET status = 'sold' WHERE id = ${issuance.seat_hold_id} AND EXISTS (SELECT 1 FROM issued)),
+      seats_announced AS (${enqueue(seatsSold)} FROM issued)`
+      : Prisma.empty;
     const rows = await this.db.$queryRaw<TicketRow[]>`
       WITH issued AS (
         UPDATE issuances SET status = 'issued', updated_at = now()
          WHERE id = ${issuance.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'pending'
         RETURNING id, account_id, mode, event_id, tier_id, customer_id, currency),
-      enqueued AS (${enqueue(message)} FROM issued)
-      INSERT INTO tickets (id, account_id, mode, event_id, tier_id, issuance_id, position, customer_id, status, price, currency, code)
-      SELECT unit.id, i.account_id, i.mode, i.event_id, i.tier_id, i.id, unit.position, i.customer_id, 'valid', unit.price, i.currency, unit.code
-        FROM issued i, unnest(${ticketIds}::text[], ${positions}::int[], ${prices}::bigint[], ${codes}::text[]) AS unit (id, position, price, code)
-      RETURNING ${RETURNED_TICKET}`;
+      enqueued AS (${enqueue(message)} FROM issued),
+      inserted AS (
+        INSERT INTO tickets (id, account_id, mode, event_id, tier_id, issuance_id, position, customer_id, status, price, currency, code, seat_id)
+        SELECT unit.id, i.account_id, i.mode, i.event_id, i.tier_id, i.id, unit.position, i.customer_id, 'valid', unit.price, i.currency, unit.code, unit.seat_id
+          FROM issued i, unnest(${ticketIds}::text[], ${positions}::int[], ${prices}::bigint[], ${codes}::text[], ${seats}::text[])
+            AS unit (id, position, price, code, seat_id)
+        RETURNING ${RETURNED_TICKET})${seatSale}
+      SELECT * FROM inserted`;
     if (rows.length === 0) return null;
     return rows.map(toTicket).sort((a, b) => (a.id < b.id ? -1 : 1));
   }

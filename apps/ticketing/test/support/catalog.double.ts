@@ -53,8 +53,9 @@ export class CatalogDouble {
     return { eventId, tierId };
   }
 
-  /** Gives the tier's event a seat map: `rows` rows of `perRow` seats in section "S", all of the tier. */
+  /** Makes the tier seated and gives its event a seat map: `rows` rows of `perRow` seats in section "S", all of the tier. */
   addSeats(eventId: string, tierId: string, rows: number, perRow: number): string[] {
+    this.tiers.get(tierId)!.tier.seated = true;
     const seats = new Map<string, string>();
     for (let row = 1; row <= rows; row++) for (let seat = 1; seat <= perRow; seat++) seats.set(`S:${row}:${seat}`, tierId);
     this.seats.set(eventId, seats);

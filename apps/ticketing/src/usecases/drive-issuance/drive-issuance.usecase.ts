@@ -1,5 +1,5 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
-import { TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
+import { TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { outboxRow } from '@ticketing/kafka';
@@ -9,7 +9,9 @@ import type { PrismaClient } from '../../db';
 import { refusalError, toRefusal, type TicketingIssuance } from '../../domain/issuance';
 import type { TicketingTicket } from '../../domain/ticket';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
+import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { TicketRepository } from '../../repositories/ticket.repository';
+import { announceEnded } from '../seat-holds/seat-hold-messages';
 
 export interface IssuedTickets {
   issuance: TicketingIssuance;
@@ -68,13 +70,14 @@ export class DriveIssuanceUseCase {
       await this.catalog.commit(claims, issuance.id);
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      await new IssuanceRepository(this.prisma).refuse(tenant, issuance.id, toRefusal(publicRefusal(error)));
+      await this.refuse(tenant, issuance, publicRefusal(error));
       // Refused just now, or settled by another driver meanwhile: the record says which.
       return this.execute(claims, tenant, issuance.id);
     }
-    const units = Array.from({ length: issuance.quantity }, () => {
+    const seatIds = await this.seatsOf(tenant, issuance);
+    const units = Array.from({ length: issuance.quantity }, (_, index) => {
       const id = newId('tkt');
-      return { id, code: this.codes.sign({ ticketId: id, eventId: issuance.event_id, version: 1 }) };
+      return { id, code: this.codes.sign({ ticketId: id, eventId: issuance.event_id, version: 1 }), seat_id: seatIds?.[index] ?? null };
     });
     const message = outboxRow({
       topic: TICKETING_TICKET_TOPIC,
@@ -92,9 +95,31 @@ export class DriveIssuanceUseCase {
         kind: issuance.kind,
       },
     });
-    const tickets = await new TicketRepository(this.prisma).issue(tenant, issuance, units, message);
+    const seatsSold = seatIds && outboxRow({ topic: TICKETING_SEAT_TOPIC, type: 'seat.sold', aggregateId: issuance.event_id, tenant, data: { event_id: issuance.event_id, seat_ids: seatIds } });
+    const tickets = await new TicketRepository(this.prisma).issue(tenant, issuance, units, message, seatsSold);
     const issued = tickets && { issuance: { ...issuance, status: 'issued' as const }, tickets };
     // Another driver issued it first: its tickets are the issuance's.
     return issued ?? this.execute(claims, tenant, issuance.id);
+  }
+
+  /** The seats a seated issuance sells, in its hold's order (one per ticket); null when it is not seated. */
+  private async seatsOf(tenant: Tenant, issuance: TicketingIssuance): Promise<string[] | null> {
+    if (!issuance.seat_hold_id) return null;
+    const hold = await new SeatHoldRepository(this.prisma).find(tenant, issuance.seat_hold_id);
+    if (!hold) throw new Error(`issuance ${issuance.id} names seat hold ${issuance.seat_hold_id}, which its tenant does not have`);
+    return hold.seats.map((seat) => seat.id);
+  }
+
+  /**
+   * Records the refusal and, for a seated issuance, gives its hold's seats back, in one
+   * transaction: nothing was sold. Does nothing when another driver settled it first.
+   */
+  private async refuse(tenant: Tenant, issuance: TicketingIssuance, error: ApiError): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const refused = await new IssuanceRepository(tx).refuse(tenant, issuance.id, toRefusal(error));
+      if (!refused || !issuance.seat_hold_id) return;
+      const released = await new SeatHoldRepository(tx).release(tenant, issuance.event_id, issuance.seat_hold_id, new Date(), issuance.id);
+      if (released) await announceEnded(tx, [released]);
+    });
   }
 }

@@ -1,4 +1,5 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory, HeldUnits, OrderQuote } from '../../catalog/catalog-inventory';
@@ -13,7 +14,9 @@ import {
   type SaleCommand,
   type TicketingIssuance,
 } from '../../domain/issuance';
+import { assertHoldCovers, seatHoldUnavailable } from '../../domain/seat-hold';
 import { CustomerRepository } from '../../repositories/customer.repository';
+import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
 
@@ -83,9 +86,11 @@ export class IssueTicketsUseCase {
   /**
    * The customer if it exists already (looked up once: customers are never deleted, so the
    * recording transaction can use it) and the order's price: catalog's quote for a sale, which
-   * counts that customer's redemptions; nothing for a comp, in the held tier's currency.
+   * counts that customer's redemptions; nothing for a comp, in the held tier's currency. A
+   * seated tier sells only the seats of a seat hold that covers the order (decision 0033).
    */
   private async prepare(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, held: HeldUnits): Promise<Prepared> {
+    await this.assertSeatsCovered(tenant, request, held);
     const customers = new CustomerRepository(this.prisma);
     const choice = request.customer;
     const known = 'customer_id' in choice ? await customers.findById(tenant, choice.customer_id) : await customers.findByEmail(tenant, choice.details.email);
@@ -96,13 +101,28 @@ export class IssueTicketsUseCase {
     return { known, quote };
   }
 
+  private async assertSeatsCovered(tenant: Tenant, request: IssuanceRequest, held: HeldUnits): Promise<void> {
+    if (!held.seated) {
+      if (request.seat_hold_id) throw new ApiError('parameter_invalid', `Tier '${request.tier_id}' is not seated; leave seat_hold_id out.`, { param: 'seat_hold_id' });
+      return;
+    }
+    if (!request.seat_hold_id) {
+      throw new ApiError('parameter_missing', `Tier '${request.tier_id}' is seated: hold the seats (POST /v1/events/${request.event_id}/seats/hold) and pass seat_hold_id.`, {
+        param: 'seat_hold_id',
+      });
+    }
+    const hold = await new SeatHoldRepository(this.prisma).find(tenant, request.seat_hold_id);
+    if (!hold) throw ApiError.resourceMissing('seat hold', request.seat_hold_id, 'seat_hold_id');
+    assertHoldCovers(hold, request, new Date());
+  }
+
   /** Runs only when no earlier call recorded this write; then the hold and the quote must both have succeeded. */
   private async recordPending(tx: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, prepared: Outcome<Prepared>): Promise<TicketingIssuance> {
     if ('error' in prepared) throw prepared.error;
     const { known, quote } = prepared.value;
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
     const customer = known ?? (await new CustomerRepository(tx).resolve(tenant, request.customer));
-    return new IssuanceRepository(tx).createPending(tenant, {
+    const issuance = await new IssuanceRepository(tx).createPending(tenant, {
       id,
       event_id: request.event_id,
       tier_id: request.tier_id,
@@ -113,8 +133,20 @@ export class IssueTicketsUseCase {
       amount: quote.total,
       currency: quote.currency,
       comp_reason: request.kind === 'comp' ? request.reason : null,
+      seat_hold_id: request.seat_hold_id,
       metadata: request.kind === 'sale' ? request.metadata : {},
     });
+    if (request.seat_hold_id) await this.takeHold(tx, tenant, request.seat_hold_id, id);
+    return issuance;
+  }
+
+  /** The hold is this issuance's from now on; another issuance, its expiry or a release got to it first if not. */
+  private async takeHold(tx: TicketingDb, tenant: Tenant, holdId: string, issuanceId: string): Promise<void> {
+    const holds = new SeatHoldRepository(tx);
+    const now = new Date();
+    if (await holds.bind(tenant, holdId, issuanceId, now)) return;
+    const hold = (await holds.find(tenant, holdId))!;
+    throw seatHoldUnavailable(hold, now);
   }
 
   /** Best effort: units not given back now return when their hold expires. */

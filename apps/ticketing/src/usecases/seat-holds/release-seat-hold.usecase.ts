@@ -2,7 +2,7 @@ import type { Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { requiredIdParam } from '@ticketing/fields';
 import type { PrismaClient } from '../../db';
-import type { TicketingSeatHold } from '../../domain/seat-hold';
+import { seatHoldUnavailable, type TicketingSeatHold } from '../../domain/seat-hold';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { announceEnded } from './seat-hold-messages';
 
@@ -23,8 +23,10 @@ export class ReleaseSeatHoldUseCase {
         await announceEnded(tx, [released]);
         return released.hold;
       }
-      const existing = await holds.find(tenant, eventId, holdId);
+      const existing = await holds.find(tenant, holdId, eventId);
       if (!existing) throw ApiError.resourceMissing('seat_hold', holdId);
+      // Taken by an issuance: its seats are being sold, or are sold.
+      if (existing.issuance_id) throw seatHoldUnavailable(existing, this.clock());
       return existing;
     });
   }

@@ -39,6 +39,8 @@ export interface Ticket {
   code_version: number;
   /** The signed, scannable code of this version: an ES256 JWT (decision 0031). */
   code: string;
+  /** "<section>:<row>:<seat>" for a ticket of a seated tier; empty otherwise. */
+  seat: string;
 }
 
 /** Who the tickets are for: an existing customer, or an email that finds or creates one. */
@@ -66,6 +68,11 @@ export interface IssueTicketsRequest {
   customer: CustomerReference | undefined;
   payment: ExternalPayment | undefined;
   metadata: { [key: string]: string };
+  /**
+   * Required for a seated tier: the active seat hold whose seats (exactly `quantity`, all of
+   * the tier) the tickets are for. Empty otherwise.
+   */
+  seat_hold_id: string;
 }
 
 export interface IssueTicketsRequest_MetadataEntry {
@@ -104,6 +111,8 @@ export interface IssueCompsRequest {
   quantity: number;
   customer: CustomerReference | undefined;
   reason: string;
+  /** As in IssueTicketsRequest. */
+  seat_hold_id: string;
 }
 
 /** Complimentary tickets issued together: one entry of the guest list. */
@@ -179,6 +188,7 @@ function createBaseTicket(): Ticket {
     updated_at: "",
     code_version: 0,
     code: "",
+    seat: "",
   };
 }
 
@@ -222,6 +232,9 @@ export const Ticket: MessageFns<Ticket> = {
     }
     if (message.code !== "") {
       writer.uint32(106).string(message.code);
+    }
+    if (message.seat !== "") {
+      writer.uint32(114).string(message.seat);
     }
     return writer;
   },
@@ -341,6 +354,14 @@ export const Ticket: MessageFns<Ticket> = {
             }
 
             message.code = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.seat = reader.string();
             continue;
           }
         }
@@ -530,7 +551,15 @@ export const ExternalPayment: MessageFns<ExternalPayment> = {
 };
 
 function createBaseIssueTicketsRequest(): IssueTicketsRequest {
-  return { event_id: "", tier_id: "", quantity: 0, customer: undefined, payment: undefined, metadata: {} };
+  return {
+    event_id: "",
+    tier_id: "",
+    quantity: 0,
+    customer: undefined,
+    payment: undefined,
+    metadata: {},
+    seat_hold_id: "",
+  };
 }
 
 export const IssueTicketsRequest: MessageFns<IssueTicketsRequest> = {
@@ -553,6 +582,9 @@ export const IssueTicketsRequest: MessageFns<IssueTicketsRequest> = {
     globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
       IssueTicketsRequest_MetadataEntry.encode({ key: key as any, value }, writer.uint32(50).fork()).join();
     });
+    if (message.seat_hold_id !== "") {
+      writer.uint32(58).string(message.seat_hold_id);
+    }
     return writer;
   },
 
@@ -618,6 +650,14 @@ export const IssueTicketsRequest: MessageFns<IssueTicketsRequest> = {
             if (entry6.value !== undefined) {
               message.metadata[entry6.key] = entry6.value;
             }
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.seat_hold_id = reader.string();
             continue;
           }
         }
@@ -941,7 +981,7 @@ export const TicketList: MessageFns<TicketList> = {
 };
 
 function createBaseIssueCompsRequest(): IssueCompsRequest {
-  return { event_id: "", tier_id: "", quantity: 0, customer: undefined, reason: "" };
+  return { event_id: "", tier_id: "", quantity: 0, customer: undefined, reason: "", seat_hold_id: "" };
 }
 
 export const IssueCompsRequest: MessageFns<IssueCompsRequest> = {
@@ -960,6 +1000,9 @@ export const IssueCompsRequest: MessageFns<IssueCompsRequest> = {
     }
     if (message.reason !== "") {
       writer.uint32(42).string(message.reason);
+    }
+    if (message.seat_hold_id !== "") {
+      writer.uint32(50).string(message.seat_hold_id);
     }
     return writer;
   },
@@ -1015,6 +1058,14 @@ export const IssueCompsRequest: MessageFns<IssueCompsRequest> = {
             }
 
             message.reason = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.seat_hold_id = reader.string();
             continue;
           }
         }
