@@ -15,6 +15,7 @@ import { ticketingGrpcServices } from '../src/grpc/services';
 import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
 import { IssueTicketsUseCase } from '../src/usecases/issue-tickets/issue-tickets.usecase';
 import { RetireTicketUseCase } from '../src/usecases/change-ticket/retire-ticket.usecase';
+import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-hold.usecase';
 import { RedriveStalledIssuancesUseCase } from '../src/usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from '../src/usecases/return-units/return-units.usecase';
 import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
@@ -133,16 +134,17 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.issuance.count({ where: { account_id: claims.tenant!.account_id } })).toBe(0);
   });
 
+  /** The units' hold in catalog lapses between the reservation and the commit, as after a long stall. */
+  class LapsingHold extends CatalogInventory {
+    override async commit(callClaims: InternalClaims, issuanceId: string): Promise<void> {
+      await super.release(callClaims, issuanceId);
+      await super.commit(callClaims, issuanceId);
+    }
+  }
+
   it('refuses an issuance whose hold expired before it could commit, and answers a retry with the same refusal', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims);
-    /** The hold lapses between the reservation and the commit, as after a long stall. */
-    class LapsingHold extends CatalogInventory {
-      override async commit(callClaims: InternalClaims, issuanceId: string): Promise<void> {
-        await super.release(callClaims, issuanceId);
-        await super.commit(callClaims, issuanceId);
-      }
-    }
     const lapsing = new LapsingHold(catalogClients, options);
     const idempotent: CallerOptions = { ...options, idempotency: { key: 'lapsing', fingerprint: 'f', onReplayed: () => undefined } };
     const lapsingServer = await startGrpcServer(ticketingGrpcServices(prisma, lapsing, codes, { tokenSecret, logger }), 0);
@@ -158,6 +160,25 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'refused' }]);
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);
+  });
+
+  it('gives a refused seated issuance’s seats back: its seat hold is released, and the seats can be held again', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    catalogSide.double.addSeats(eventId, tierId, 1, 2);
+    const holdSeats = new CreateSeatHoldUseCase(prisma, catalog);
+    const hold = await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+    const lapsing = new LapsingHold(catalogClients, options);
+    const issue = new IssueTicketsUseCase(prisma, lapsing, new DriveIssuanceUseCase(prisma, lapsing, codes), logger, () => false);
+    await expect(issue.sell(claims, tenantOf(claims), saleRequest(eventId, tierId, { seat_hold_id: hold.id }))).rejects.toMatchObject({ code: 'issuance_expired' });
+
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'released' });
+    expect(await prisma.seatClaim.count({ where: { event_id: eventId } })).toBe(0);
+    const seatMessages = (await prisma.outboxMessage.findMany({ where: { message_key: eventId, topic: 'ticketing.seat.v1' }, orderBy: { position: 'asc' } })).map(
+      (row) => (row.payload as { type: string }).type,
+    );
+    expect(seatMessages).toEqual(['seat.held', 'seat.released']);
+    expect((await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1'], ttl_seconds: 0 })).status).toBe('active');
   });
 
   it('under one Idempotency-Key, a retry answers the first issuance and sells nothing more', async () => {
