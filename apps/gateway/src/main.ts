@@ -27,6 +27,7 @@ void runService({
       customers: createGrpcClient(ticketingV1.CustomerServiceClient, config.TICKETING_GRPC_URL),
       tickets: createGrpcClient(ticketingV1.TicketServiceClient, config.TICKETING_GRPC_URL),
       seatHolds: createGrpcClient(ticketingV1.SeatHoldServiceClient, config.TICKETING_GRPC_URL),
+      waitingRoom: createGrpcClient(ticketingV1.WaitingRoomServiceClient, config.TICKETING_GRPC_URL),
     };
     const app = createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits: { settings: rateLimitSettings(config), redis }, logger, metricsRegistry: processMetrics });
     const server = await listen(app, config.PORT);

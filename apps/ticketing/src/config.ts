@@ -1,6 +1,6 @@
 import type { JsonWebKey } from 'node:crypto';
 import { z } from 'zod';
-import { backendServiceEnv, databaseUrl, grpcAddress, grpcDeadlineMs, kafkaBrokers, loadConfig } from '@ticketing/config';
+import { backendServiceEnv, databaseUrl, grpcAddress, grpcDeadlineMs, kafkaBrokers, loadConfig, redisUrl } from '@ticketing/config';
 
 /**
  * The key that signs ticket codes when none is configured: development and tests only, like the
@@ -43,6 +43,10 @@ const ticketingEnv = z.object({
   ...backendServiceEnv('ticketing'),
   DATABASE_URL: databaseUrl('ticketing'),
   KAFKA_BROKERS: kafkaBrokers,
+  /** Consumer group of this service; every replica shares it. */
+  KAFKA_GROUP_ID: z.string().min(1).default('ticketing'),
+  /** Holds the waiting rooms' queues (decision 0034). */
+  REDIS_URL: redisUrl,
   /** Catalog, which owns the inventory tickets are issued from. */
   CATALOG_GRPC_URL: grpcAddress('catalog'),
   /** How long one call to catalog may take. */

@@ -1,8 +1,9 @@
-import { catalogV1, TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
+import { CATALOG_EVENT_TOPIC, catalogV1, TICKETING_QUEUE_TOPIC, TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
+import { connectRedis } from '@ticketing/redis';
 import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createGrpcClient } from '@ticketing/grpc';
 import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
-import { runService, startEndpoints } from '@ticketing/service';
+import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { CatalogInventory } from './catalog/catalog-inventory';
 import { loadTicketingConfig } from './config';
@@ -12,6 +13,11 @@ import { DriveIssuanceUseCase } from './usecases/drive-issuance/drive-issuance.u
 import { RedriveStalledIssuancesUseCase } from './usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from './usecases/return-units/return-units.usecase';
 import { ExpireSeatHoldsUseCase } from './usecases/seat-holds/expire-seat-holds.usecase';
+import { EVENT_SETTINGS_INBOX, startCatalogEventConsumer } from './consumers/catalog-event.consumer';
+import { RecordEventSettingsUseCase } from './usecases/record-event-settings/record-event-settings.usecase';
+import { AdmissionTokens } from './waiting-room/admission-tokens';
+import { QueueStore } from './waiting-room/queue-store';
+import { ADMISSION_TOKEN_TTL_SECONDS } from './domain/waiting-room';
 
 void runService({
   name: 'ticketing',
@@ -22,7 +28,7 @@ void runService({
     await prisma.$connect();
 
     const kafka = createKafka({ clientId: 'ticketing', brokers: config.KAFKA_BROKERS, logger });
-    await ensureTopics(kafka, [TICKETING_TICKET_TOPIC.name, TICKETING_SEAT_TOPIC.name]);
+    await ensureTopics(kafka, [TICKETING_TICKET_TOPIC.name, TICKETING_SEAT_TOPIC.name, TICKETING_QUEUE_TOPIC.name, CATALOG_EVENT_TOPIC.name]);
     const producer = createProducer(kafka);
     await producer.connect();
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
@@ -47,22 +53,37 @@ void runService({
     const expireSeatHolds = new ExpireSeatHoldsUseCase(prisma);
     const seatHoldSweeper = startPeriodicSweep({ what: 'expired seat holds', intervalMs: config.SEAT_HOLD_SWEEP_INTERVAL_MS, sweep: () => expireSeatHolds.execute(), logger });
 
+    const redis = await connectRedis(config.REDIS_URL, logger);
+    const dependencies = {
+      catalog,
+      codes,
+      queues: new QueueStore(redis, ADMISSION_TOKEN_TTL_SECONDS * 1000),
+      admissionTokens: new AdmissionTokens(config.INTERNAL_TOKEN_SECRET),
+    };
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
       opsPort: config.OPS_PORT,
       logger,
-      services: ticketingGrpcServices(prisma, catalog, codes, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger }),
+      services: ticketingGrpcServices(prisma, dependencies, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger }),
       isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
+    // Catalog's event messages wait in the topic while the consumer joins its group; gRPC serves meanwhile.
+    const eventSettings = startInBackground(
+      'the catalog event consumer',
+      startCatalogEventConsumer(kafka, config.KAFKA_GROUP_ID, new RecordEventSettingsUseCase(prisma, EVENT_SETTINGS_INBOX), logger),
+      logger,
+    );
 
     return [
       ...endpoints,
+      { name: 'kafka consumer', run: async () => (await eventSettings).disconnect() },
       { name: 'issuance and unit-return re-driver', run: () => redriver.stop() },
       { name: 'seat hold sweeper', run: () => seatHoldSweeper.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
       { name: 'catalog clients', run: async () => Object.values(catalogClients).forEach((client) => client.close()) },
       { name: 'kafka producer', run: () => producer.disconnect() },
+      { name: 'redis', run: () => redis.close() },
       { name: 'database', run: () => prisma.$disconnect() },
     ];
   },

@@ -7,6 +7,7 @@ import { ApiError } from '@ticketing/errors';
 import { callUnary, createGrpcClient, startGrpcServer, type CallerOptions, type RunningGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
+import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { CatalogInventory, type CatalogClients } from '../src/catalog/catalog-inventory';
@@ -16,6 +17,9 @@ import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issua
 import { IssueTicketsUseCase } from '../src/usecases/issue-tickets/issue-tickets.usecase';
 import { RetireTicketUseCase } from '../src/usecases/change-ticket/retire-ticket.usecase';
 import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-hold.usecase';
+import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
+import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
+import { QueueStore } from '../src/waiting-room/queue-store';
 import { RedriveStalledIssuancesUseCase } from '../src/usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from '../src/usecases/return-units/return-units.usecase';
 import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
@@ -33,6 +37,10 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   let ticketingDatabase: TestDatabase;
   let prisma: PrismaClient;
   let catalogSide: RunningCatalogDouble;
+  let redis: RedisClient;
+  const admissionTokens = new AdmissionTokens(tokenSecret);
+  /** Ticketing's dependencies with `inventory` as its catalog. */
+  const dependencies = (inventory: CatalogInventory) => ({ catalog: inventory, codes, queues: new QueueStore(redis, 600_000), admissionTokens });
   let ticketingServer: RunningGrpcServer;
   let catalogClients: CatalogClients;
   let catalog: CatalogInventory;
@@ -44,7 +52,8 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     prisma = createTicketingPrisma(ticketingDatabase.url);
     catalogSide = await startCatalogDouble(options, logger);
     ({ clients: catalogClients, catalog } = catalogSide);
-    ticketingServer = await startGrpcServer(ticketingGrpcServices(prisma, catalog, codes, { tokenSecret, logger }), 0);
+    redis = await connectRedis('redis://127.0.0.1:6379', logger);
+    ticketingServer = await startGrpcServer(ticketingGrpcServices(prisma, dependencies(catalog), { tokenSecret, logger }), 0);
     const ticketingAddress = `127.0.0.1:${ticketingServer.port}`;
     customers = createGrpcClient(ticketingV1.CustomerServiceClient, ticketingAddress);
     tickets = createGrpcClient(ticketingV1.TicketServiceClient, ticketingAddress);
@@ -54,6 +63,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     for (const client of [customers, tickets]) client.close();
     await ticketingServer.shutdown();
     await catalogSide.close();
+    await redis.close();
     await prisma.$disconnect();
     await ticketingDatabase.drop();
   });
@@ -72,6 +82,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     payment: { reference: 'order-1', amount: 5000 },
     metadata: { channel: 'box-office' },
     seat_hold_id: '',
+    admission_token: '',
     ...fields,
   });
   const issue = (claims: InternalClaims, request: ticketingV1.IssueTicketsRequest, callOptions: CallerOptions = options) =>
@@ -147,7 +158,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const { eventId, tierId } = await onSale(claims);
     const lapsing = new LapsingHold(catalogClients, options);
     const idempotent: CallerOptions = { ...options, idempotency: { key: 'lapsing', fingerprint: 'f', onReplayed: () => undefined } };
-    const lapsingServer = await startGrpcServer(ticketingGrpcServices(prisma, lapsing, codes, { tokenSecret, logger }), 0);
+    const lapsingServer = await startGrpcServer(ticketingGrpcServices(prisma, dependencies(lapsing), { tokenSecret, logger }), 0);
     const client = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${lapsingServer.port}`);
     try {
       for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -169,7 +180,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const holdSeats = new CreateSeatHoldUseCase(prisma, catalog);
     const hold = await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
     const lapsing = new LapsingHold(catalogClients, options);
-    const issue = new IssueTicketsUseCase(prisma, lapsing, new DriveIssuanceUseCase(prisma, lapsing, codes), logger, () => false);
+    const issue = new IssueTicketsUseCase(prisma, lapsing, new DriveIssuanceUseCase(prisma, lapsing, codes), new AdmissionGate(prisma, admissionTokens), logger, () => false);
     await expect(issue.sell(claims, tenantOf(claims), saleRequest(eventId, tierId, { seat_hold_id: hold.id }))).rejects.toMatchObject({ code: 'issuance_expired' });
 
     expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'released' });
@@ -221,7 +232,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       }
     }
     const flaky = new LostCommitReply(catalogClients, options);
-    const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky, codes), logger, () => false);
+    const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky, codes), new AdmissionGate(prisma, admissionTokens), logger, () => false);
     await expect(issueWithLostReply.sell(claims, tenantOf(claims), saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'service_unavailable' });
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);

@@ -683,10 +683,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read an event's on-sale waiting room
+         * Read an event's waiting room and, with entry_id, one entry (its admission token once admitted)
          * @description Needs a secret key with scope `tickets:issue`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["getQueue"];
         put?: never;
@@ -707,10 +705,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Join the waiting room
+         * Join the waiting room; entries are admitted first in, first out, at the event’s rate
          * @description Needs a secret key with scope `tickets:issue`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["joinQueue"];
         delete?: never;
@@ -729,10 +725,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Leave the waiting room
+         * Leave the waiting room; an entry already admitted is answered as it is
          * @description Needs a secret key with scope `tickets:issue`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["leaveQueue"];
         delete?: never;
@@ -1569,7 +1563,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "body_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
+                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "admission_token_required" | "admission_token_invalid" | "admission_token_used" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "body_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -1666,7 +1660,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed";
+                code: "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "admission_token_required" | "admission_token_invalid" | "admission_token_used";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -1690,7 +1684,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use";
+                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -2564,6 +2558,127 @@ export interface components {
              * @example 2027-07-01T20:00:00.000Z
              */
             released_at: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "queue",
+         *       "livemode": false,
+         *       "event_id": "evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST",
+         *       "length": 1250,
+         *       "admitted": 400,
+         *       "admission_rate_per_minute": 200,
+         *       "entry": null
+         *     }
+         */
+        Queue: {
+            /** @enum {string} */
+            object: "queue";
+            livemode: boolean;
+            event_id: string;
+            /** @description Entries waiting now. */
+            length: number;
+            /** @description Entries admitted since the room opened. */
+            admitted: number;
+            admission_rate_per_minute: number;
+            /**
+             * @description The entry named by `entry_id`; null without it.
+             * @example {
+             *       "id": "qen_01JD3WF3G5J7L9N1Q3S5U7W9Y1",
+             *       "object": "queue_entry",
+             *       "livemode": false,
+             *       "event_id": "evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST",
+             *       "status": "waiting",
+             *       "position": 42,
+             *       "joined_at": "2027-03-01T09:59:58.000Z",
+             *       "admitted_at": null,
+             *       "admission_token": null,
+             *       "admission_expires_at": null
+             *     }
+             */
+            entry: {
+                id: string;
+                /** @enum {string} */
+                object: "queue_entry";
+                /** @description true in live mode, false in test mode. */
+                livemode: boolean;
+                event_id: string;
+                /**
+                 * @description waiting until admitted (first in, first out, at the event’s rate), or left.
+                 * @enum {string}
+                 */
+                status: "waiting" | "admitted" | "left";
+                /** @description 1 for the next entry to be admitted; null unless waiting. */
+                position: number | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC date-time.
+                 * @example 2027-07-01T20:00:00.000Z
+                 */
+                joined_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC date-time.
+                 * @example 2027-07-01T20:00:00.000Z
+                 */
+                admitted_at: string | null;
+                /** @description Once admitted: pass it as `admission_token` when issuing tickets. It lets one issuance through. */
+                admission_token: string | null;
+                /**
+                 * Format: date-time
+                 * @description Until when the admission token is accepted.
+                 * @example 2027-07-01T20:00:00.000Z
+                 */
+                admission_expires_at: string | null;
+            } | null;
+        };
+        /**
+         * @example {
+         *       "id": "qen_01JD3WF3G5J7L9N1Q3S5U7W9Y1",
+         *       "object": "queue_entry",
+         *       "livemode": false,
+         *       "event_id": "evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST",
+         *       "status": "waiting",
+         *       "position": 42,
+         *       "joined_at": "2027-03-01T09:59:58.000Z",
+         *       "admitted_at": null,
+         *       "admission_token": null,
+         *       "admission_expires_at": null
+         *     }
+         */
+        QueueEntry: {
+            id: string;
+            /** @enum {string} */
+            object: "queue_entry";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            event_id: string;
+            /**
+             * @description waiting until admitted (first in, first out, at the event’s rate), or left.
+             * @enum {string}
+             */
+            status: "waiting" | "admitted" | "left";
+            /** @description 1 for the next entry to be admitted; null unless waiting. */
+            position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            joined_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            admitted_at: string | null;
+            /** @description Once admitted: pass it as `admission_token` when issuing tickets. It lets one issuance through. */
+            admission_token: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the admission token is accepted.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            admission_expires_at: string | null;
         };
         /**
          * @example {
@@ -6852,6 +6967,8 @@ export interface operations {
                          */
                         amount: number;
                     };
+                    /** @description Required while the event’s waiting room is enabled: the token of your admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Each admission lets one issuance through. */
+                    admission_token?: string;
                     /**
                      * @description Up to 50 keys of your own, kept with the issuance.
                      * @example {
@@ -6907,7 +7024,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description The key may not do this; it needs scope `tickets:issue`. Codes: `forbidden`. */
+            /** @description The key may not do this; it needs scope `tickets:issue`. Codes: `forbidden`, `admission_token_required`, `admission_token_invalid`, `admission_token_used`. */
             403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8344,7 +8461,10 @@ export interface operations {
     };
     getQueue: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The entry’s id, from POST /v1/events/{id}/queue/join. */
+                entry_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -8363,13 +8483,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "queue";
-                        livemode: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Queue"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -8398,6 +8525,32 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `waiting_room_disabled`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -8410,19 +8563,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -8452,7 +8592,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -8465,21 +8609,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "queue_entry";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["QueueEntry"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -8510,6 +8654,62 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `waiting_room_disabled`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -8523,20 +8723,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -8567,7 +8753,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The entry’s id, from POST /v1/events/{id}/queue/join.
+                     * @example qen_01JD3W9ZQ4X8V5K2M7N6P1R0ST
+                     */
+                    entry_id: string;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -8580,21 +8776,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "queue_entry";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["QueueEntry"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -8625,6 +8821,62 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `waiting_room_disabled`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -8638,20 +8890,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */

@@ -2,3 +2,4 @@
 export * from './generated/ticketing/v1/customers';
 export * from './generated/ticketing/v1/tickets';
 export * from './generated/ticketing/v1/seat_holds';
+export * from './generated/ticketing/v1/waiting_room';

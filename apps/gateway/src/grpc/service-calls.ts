@@ -13,6 +13,7 @@ export interface BackendClients {
   customers: ticketingV1.CustomerServiceClient;
   tickets: ticketingV1.TicketServiceClient;
   seatHolds: ticketingV1.SeatHoldServiceClient;
+  waitingRoom: ticketingV1.WaitingRoomServiceClient;
 }
 
 export type BackendServices = { [K in keyof BackendClients]: ServiceCalls<BackendClients[K]> };

@@ -24,6 +24,12 @@ const issueTicketsBody = z
         amount: amount.meta({ description: 'Minor units of the event’s currency; must equal the order’s total, discounts included.', example: 9000 }),
       })
       .meta({ description: 'How the tickets were paid for.' }),
+    admission_token: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .meta({ description: 'Required while the event’s waiting room is enabled: the token of your admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Each admission lets one issuance through.' }),
     metadata: z
       .record(z.string().min(1).max(40), z.string().max(500))
       .optional()
@@ -104,7 +110,7 @@ export const ticketsRoutes = [
     summary: 'Issue tickets paid for elsewhere; never more than the tier’s capacity',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    errors: ['resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'issuance_expired', 'seat_hold_unavailable'],
+    errors: ['resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'issuance_expired', 'seat_hold_unavailable', 'admission_token_required', 'admission_token_invalid', 'admission_token_used'],
     body: issueTicketsBody,
     response: ticketIssuanceResource,
     handler: async ({ params, body }, { services, key }) =>
@@ -117,6 +123,7 @@ export const ticketsRoutes = [
           payment: { reference: body.payment.reference, amount: body.payment.amount },
           metadata: body.metadata ?? {},
           seat_hold_id: body.seat_hold_id ?? '',
+          admission_token: body.admission_token ?? '',
         }),
         key!.mode === 'live',
       ),

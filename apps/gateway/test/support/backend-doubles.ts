@@ -51,6 +51,7 @@ export async function startBackendDoubles(tokenSecret: string, identity: Identit
     customers: createGrpcClient(ticketingV1.CustomerServiceClient, address),
     tickets: createGrpcClient(ticketingV1.TicketServiceClient, address),
     seatHolds: createGrpcClient(ticketingV1.SeatHoldServiceClient, address),
+    waitingRoom: createGrpcClient(ticketingV1.WaitingRoomServiceClient, address),
   };
   return {
     clients,

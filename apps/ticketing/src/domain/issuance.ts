@@ -37,6 +37,8 @@ export interface TicketingIssuance {
   comp_reason: string | null;
   /** The seat hold whose seats a seated issuance sells (decision 0033). */
   seat_hold_id: string | null;
+  /** The waiting-room entry whose admission this sale used (decision 0034). */
+  admission_entry_id: string | null;
   metadata: Record<string, string>;
   status: IssuanceStatus;
   refusal: IssuanceRefusal | null;
@@ -49,6 +51,8 @@ interface OrderRequest {
   quantity: number;
   customer: CustomerChoice;
   seat_hold_id: string | null;
+  /** Set by the waiting room's admission gate on a sale of an event whose room is enabled. */
+  admission_entry_id: string | null;
 }
 
 export interface SaleRequest extends OrderRequest {
@@ -83,6 +87,8 @@ interface OrderCommand {
 }
 
 export interface SaleCommand extends OrderCommand {
+  /** '' when not given. */
+  admission_token?: string;
   payment?: { reference: string; amount: number };
   metadata: Record<string, string>;
 }
@@ -98,6 +104,7 @@ function validOrder(command: OrderCommand, quantity: number): OrderRequest {
     quantity: integerInRange(quantity, 'quantity', 1, MAX_TICKETS_PER_ISSUANCE),
     customer: validCustomerChoice(command.customer),
     seat_hold_id: command.seat_hold_id ? requiredIdParam(command.seat_hold_id, 'seat_hold_id') : null,
+    admission_entry_id: null,
   };
 }
 

@@ -1,6 +1,9 @@
 import type { ticketingV1 } from '@ticketing/contracts';
 import type { TicketingCustomer } from '../domain/customer';
+import type { Tenant } from '@ticketing/auth';
 import type { TicketingSeatHold } from '../domain/seat-hold';
+import type { QueueEntry, QueueState } from '../domain/waiting-room';
+import type { AdmissionTokens } from '../waiting-room/admission-tokens';
 import type { TicketingTicket } from '../domain/ticket';
 import type { IssuedTickets } from '../usecases/drive-issuance/drive-issuance.usecase';
 
@@ -65,5 +68,32 @@ export function toSeatHoldMessage(hold: TicketingSeatHold): ticketingV1.SeatHold
     expires_at: iso(hold.expires_at),
     created_at: iso(hold.created_at),
     released_at: hold.released_at ? iso(hold.released_at) : '',
+  };
+}
+
+/** An entry, with its admission token once admitted (the same token every time it is read). */
+export function toQueueEntryMessage(entry: QueueEntry, tenant: Tenant, tokens: AdmissionTokens): ticketingV1.QueueEntry {
+  const admitted = entry.status === 'admitted' && entry.admission_expires_at;
+  return {
+    id: entry.id,
+    livemode: tenant.mode === 'live',
+    event_id: entry.event_id,
+    status: entry.status,
+    position: entry.position ?? 0,
+    joined_at: iso(entry.joined_at),
+    admitted_at: entry.admitted_at ? iso(entry.admitted_at) : '',
+    admission_token: admitted ? tokens.sign({ entryId: entry.id, eventId: entry.event_id }, admitted) : '',
+    admission_expires_at: admitted ? iso(admitted) : '',
+  };
+}
+
+export function toQueueMessage({ state, entry }: { state: QueueState; entry: QueueEntry | null }, tenant: Tenant, tokens: AdmissionTokens): ticketingV1.Queue {
+  return {
+    event_id: state.event_id,
+    livemode: tenant.mode === 'live',
+    length: state.length,
+    admitted: state.admitted,
+    admission_rate_per_minute: state.admission_rate_per_minute,
+    entry: entry ? toQueueEntryMessage(entry, tenant, tokens) : undefined,
   };
 }

@@ -17,7 +17,19 @@ import { ListTicketsUseCase } from '../usecases/list-tickets/list-tickets.usecas
 import { ReturnUnitsUseCase } from '../usecases/return-units/return-units.usecase';
 import { CreateSeatHoldUseCase } from '../usecases/seat-holds/create-seat-hold.usecase';
 import { ReleaseSeatHoldUseCase } from '../usecases/seat-holds/release-seat-hold.usecase';
-import { toCompMessage, toCustomerMessage, toIssuedTicketsMessage, toSeatHoldMessage, toTicketMessage } from './messages';
+import { AdmissionGate } from '../usecases/waiting-room/admission-gate';
+import { WaitingRoomUseCase } from '../usecases/waiting-room/waiting-room.usecase';
+import type { AdmissionTokens } from '../waiting-room/admission-tokens';
+import type { QueueStore } from '../waiting-room/queue-store';
+import { toCompMessage, toCustomerMessage, toIssuedTicketsMessage, toQueueEntryMessage, toQueueMessage, toSeatHoldMessage, toTicketMessage } from './messages';
+
+/** What the use cases need beyond the database. */
+export interface TicketingDependencies {
+  catalog: CatalogInventory;
+  codes: TicketCodeSigner;
+  queues: QueueStore;
+  admissionTokens: AdmissionTokens;
+}
 
 /**
  * Every gRPC service ticketing serves. Transport only: decode, call one use case with the
@@ -26,14 +38,14 @@ import { toCompMessage, toCustomerMessage, toIssuedTicketsMessage, toSeatHoldMes
  */
 export function ticketingGrpcServices(
   client: PrismaClient,
-  catalog: CatalogInventory,
-  codes: TicketCodeSigner,
+  { catalog, codes, queues, admissionTokens }: TicketingDependencies,
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const prisma = idempotentWrites(client, currentIdempotentCall);
   const createCustomer = new CreateCustomerUseCase(prisma);
   const getCustomer = new GetCustomerUseCase(prisma);
-  const issueTickets = new IssueTicketsUseCase(prisma, catalog, new DriveIssuanceUseCase(client, catalog, codes), options.logger, () => currentIdempotentCall() !== undefined);
+  const gate = new AdmissionGate(client, admissionTokens);
+  const issueTickets = new IssueTicketsUseCase(prisma, catalog, new DriveIssuanceUseCase(client, catalog, codes), gate, options.logger, () => currentIdempotentCall() !== undefined);
   const getTicket = new GetTicketUseCase(prisma);
   const listTickets = new ListTicketsUseCase(prisma);
   const listComps = new ListCompsUseCase(prisma);
@@ -42,6 +54,7 @@ export function ticketingGrpcServices(
   const retireTicket = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(client, catalog, options.logger));
   const createSeatHold = new CreateSeatHoldUseCase(prisma, catalog);
   const releaseSeatHold = new ReleaseSeatHoldUseCase(prisma);
+  const waitingRoom = new WaitingRoomUseCase(client, queues, options.logger);
   return [
     {
       definition: ticketingV1.CustomerServiceService,
@@ -82,6 +95,17 @@ export function ticketingGrpcServices(
         {
           createSeatHold: async (request, context) => toSeatHoldMessage(await createSeatHold.execute(context.claims, context.tenant, request)),
           releaseSeatHold: async (request, context) => toSeatHoldMessage(await releaseSeatHold.execute(context.tenant, request)),
+        },
+        options,
+      ),
+    },
+    {
+      definition: ticketingV1.WaitingRoomServiceService,
+      implementation: implementService<ticketingV1.WaitingRoomServiceServer>(
+        {
+          joinQueue: async (request, context) => toQueueEntryMessage(await waitingRoom.join(context.tenant, request.event_id), context.tenant, admissionTokens),
+          getQueue: async (request, context) => toQueueMessage(await waitingRoom.read(context.tenant, request.event_id, request.entry_id), context.tenant, admissionTokens),
+          leaveQueue: async (request, context) => toQueueEntryMessage(await waitingRoom.leave(context.tenant, request.event_id, request.entry_id), context.tenant, admissionTokens),
         },
         options,
       ),

@@ -1,7 +1,8 @@
 import { isMode, type Tenant } from '@ticketing/auth';
-import { tenantScope } from '@ticketing/db';
+import { isUniqueViolation, tenantScope } from '@ticketing/db';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { TicketingDb } from '../db';
+import { admissionRefused } from '../domain/waiting-room';
 import type { IssuanceKind, IssuanceRefusal, IssuanceStatus, TicketingIssuance } from '../domain/issuance';
 import type { Prisma } from '../generated/prisma/client';
 
@@ -19,6 +20,7 @@ const issuanceColumns = {
   currency: true,
   comp_reason: true,
   seat_hold_id: true,
+  admission_entry_id: true,
   metadata: true,
   status: true,
   refusal: true,
@@ -45,19 +47,24 @@ export type NewIssuance = Omit<TicketingIssuance, 'mode' | 'status' | 'refusal' 
 export class IssuanceRepository {
   constructor(private readonly db: TicketingDb) {}
 
+  /** Refused with admission_token_used when another issuance used the same waiting-room admission. */
   async createPending(tenant: Tenant, issuance: NewIssuance): Promise<TicketingIssuance> {
     const { payment, amount, ...rest } = issuance;
-    const row = await this.db.issuance.create({
+    const row = await this.db.issuance
+      .create({
       data: {
         ...rest,
         ...tenantScope(tenant),
         amount: BigInt(amount),
         payment_type: payment?.type ?? null,
         payment_reference: payment?.reference ?? null,
-        status: 'pending',
-      },
-      select: issuanceColumns,
-    });
+          status: 'pending',
+        },
+        select: issuanceColumns,
+      })
+      .catch((error: unknown) => {
+        throw issuance.admission_entry_id && isUniqueViolation(error) ? admissionRefused('used', issuance.event_id) : error;
+      });
     return toIssuance(row);
   }
 

@@ -62,3 +62,11 @@ export const TICKETING_TICKET_TOPIC = defineTopic('ticketing.ticket.v1', {
   'ticket.revoked': ticketChangeFactsSchema,
 });
 export type TicketingTicketPayloads = PayloadsOf<typeof TICKETING_TICKET_TOPIC>;
+
+/** Waiting-room changes (decision 0034), keyed by the event id. */
+export const TICKETING_QUEUE_TOPIC = defineTopic('ticketing.queue.v1', {
+  'queue.joined': z.object({ event_id: z.string().min(1), entry_id: z.string().min(1) }),
+  'queue.admitted': z.object({ event_id: z.string().min(1), entry_ids: z.array(z.string().min(1)).min(1) }),
+  'queue.left': z.object({ event_id: z.string().min(1), entry_id: z.string().min(1) }),
+});
+export type TicketingQueuePayloads = PayloadsOf<typeof TICKETING_QUEUE_TOPIC>;

@@ -19,6 +19,7 @@ import { CustomerRepository } from '../../repositories/customer.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
+import type { AdmissionGate } from '../waiting-room/admission-gate';
 
 /** What step 2 found: the customer if it exists already, and the order's price. */
 interface Prepared {
@@ -51,13 +52,17 @@ export class IssueTicketsUseCase {
     private readonly prisma: PrismaClient,
     private readonly catalog: CatalogInventory,
     private readonly drive: DriveIssuanceUseCase,
+    private readonly gate: AdmissionGate,
     private readonly logger: Logger,
     /** Whether this call runs under an Idempotency-Key, so an earlier call may have recorded its issuance. */
     private readonly mayReplay: () => boolean,
   ) {}
 
-  sell(claims: InternalClaims, tenant: Tenant, command: SaleCommand): Promise<IssuedTickets> {
-    return this.issue(claims, tenant, validSaleRequest(command));
+  /** A sale of an event whose waiting room is enabled needs an admission token (decision 0034); comps do not. */
+  async sell(claims: InternalClaims, tenant: Tenant, command: SaleCommand): Promise<IssuedTickets> {
+    const request = validSaleRequest(command);
+    const admissionEntryId = await this.gate.admit(tenant, request.event_id, command.admission_token ?? '');
+    return this.issue(claims, tenant, { ...request, admission_entry_id: admissionEntryId });
   }
 
   comp(claims: InternalClaims, tenant: Tenant, command: CompCommand): Promise<IssuedTickets> {
@@ -134,6 +139,7 @@ export class IssueTicketsUseCase {
       currency: quote.currency,
       comp_reason: request.kind === 'comp' ? request.reason : null,
       seat_hold_id: request.seat_hold_id,
+      admission_entry_id: request.admission_entry_id,
       metadata: request.kind === 'sale' ? request.metadata : {},
     });
     if (request.seat_hold_id) await this.takeHold(tx, tenant, request.seat_hold_id, id);

@@ -73,6 +73,11 @@ export interface IssueTicketsRequest {
    * the tier) the tickets are for. Empty otherwise.
    */
   seat_hold_id: string;
+  /**
+   * Required while the event's waiting room is enabled: the token of an admitted queue entry.
+   * Each admission lets one issuance through. Empty otherwise.
+   */
+  admission_token: string;
 }
 
 export interface IssueTicketsRequest_MetadataEntry {
@@ -559,6 +564,7 @@ function createBaseIssueTicketsRequest(): IssueTicketsRequest {
     payment: undefined,
     metadata: {},
     seat_hold_id: "",
+    admission_token: "",
   };
 }
 
@@ -584,6 +590,9 @@ export const IssueTicketsRequest: MessageFns<IssueTicketsRequest> = {
     });
     if (message.seat_hold_id !== "") {
       writer.uint32(58).string(message.seat_hold_id);
+    }
+    if (message.admission_token !== "") {
+      writer.uint32(66).string(message.admission_token);
     }
     return writer;
   },
@@ -658,6 +667,14 @@ export const IssueTicketsRequest: MessageFns<IssueTicketsRequest> = {
             }
 
             message.seat_hold_id = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.admission_token = reader.string();
             continue;
           }
         }

@@ -1,0 +1,31 @@
+import type { Tenant } from '@ticketing/auth';
+import type { TicketingDb } from '../db';
+
+/** What ticketing knows of one of catalog's events (decision 0034). */
+export interface EventSettings {
+  event_id: string;
+  status: string;
+  waiting_room_enabled: boolean;
+  admission_rate_per_minute: number | null;
+}
+
+/** Catalog's events as ticketing last heard of them. Reads take the tenant; the consumer writes what catalog said. */
+export class EventSettingsRepository {
+  constructor(private readonly db: TicketingDb) {}
+
+  async find(tenant: Tenant, eventId: string): Promise<EventSettings | null> {
+    return this.db.eventSettings.findUnique({
+      where: { event_id: eventId, account_id: tenant.accountId, mode: tenant.mode },
+      select: { event_id: true, status: true, waiting_room_enabled: true, admission_rate_per_minute: true },
+    });
+  }
+
+  async save(tenant: Tenant, settings: EventSettings): Promise<void> {
+    const fields = { status: settings.status, waiting_room_enabled: settings.waiting_room_enabled, admission_rate_per_minute: settings.admission_rate_per_minute, updated_at: new Date() };
+    await this.db.eventSettings.upsert({
+      where: { event_id: settings.event_id },
+      create: { event_id: settings.event_id, account_id: tenant.accountId, mode: tenant.mode, ...fields },
+      update: fields,
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import type { CATALOG_EVENT_TOPIC, CatalogEventFacts, EventOf } from '@ticketing/contracts';
+import { recordFirstDelivery } from '@ticketing/kafka';
+import type { PrismaClient } from '../../db';
+import { EventSettingsRepository } from '../../repositories/event-settings.repository';
+
+export type CatalogEventChange = EventOf<typeof CATALOG_EVENT_TOPIC>;
+
+type EventChange = Extract<CatalogEventChange, { data: CatalogEventFacts }>;
+const isEventChange = (change: CatalogEventChange): change is EventChange => change.type.startsWith('event.');
+
+/**
+ * Keeps ticketing's copy of each event's status and waiting room (decision 0034) from catalog's
+ * event messages, once however often Kafka delivers them. Tier and seat-map messages say nothing
+ * ticketing keeps, and change nothing.
+ */
+export class RecordEventSettingsUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly consumerName: string,
+  ) {}
+
+  /** True when this delivery changed the copy; false for a redelivery or a message about something else. */
+  execute(change: CatalogEventChange): Promise<boolean> {
+    if (!isEventChange(change)) return Promise.resolve(false);
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await recordFirstDelivery(tx, this.consumerName, change.id))) return false;
+      const facts = change.data;
+      await new EventSettingsRepository(tx).save(
+        { accountId: change.account_id, mode: change.mode },
+        {
+          event_id: facts.event_id,
+          status: facts.status,
+          waiting_room_enabled: facts.waiting_room.enabled,
+          admission_rate_per_minute: facts.waiting_room.admission_rate_per_minute,
+        },
+      );
+      return true;
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import type { Tenant } from '@ticketing/auth';
+import { TICKETING_QUEUE_TOPIC } from '@ticketing/contracts';
+import { ApiError } from '@ticketing/errors';
+import { requiredIdParam } from '@ticketing/fields';
+import { newId } from '@ticketing/ids';
+import { enqueueEvent } from '@ticketing/kafka';
+import type { Logger } from '@ticketing/observability';
+import type { PrismaClient } from '../../db';
+import { waitingRoomDisabled, type QueueEntry, type QueueState } from '../../domain/waiting-room';
+import { EventSettingsRepository } from '../../repositories/event-settings.repository';
+import type { QueueAnswer, QueueStore } from '../../waiting-room/queue-store';
+
+/**
+ * Joining, reading and leaving an event's waiting room (decision 0034). The queue is in Redis;
+ * its changes are published on ticketing.queue.v1 after each call (queue.joined, queue.admitted,
+ * queue.left). Only an event whose waiting room catalog says is enabled has one.
+ */
+export class WaitingRoomUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly queues: QueueStore,
+    private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async join(tenant: Tenant, eventId: string): Promise<QueueEntry> {
+    const rate = await this.rateOf(tenant, eventId);
+    const id = newId('qen');
+    const answer = await this.queues.join(eventId, rate, id, this.clock());
+    await this.announce(tenant, eventId, answer, { type: 'queue.joined', entryId: id });
+    return answer.entry!;
+  }
+
+  async read(tenant: Tenant, eventId: string, entryId: string): Promise<{ state: QueueState; entry: QueueEntry | null }> {
+    const rate = await this.rateOf(tenant, eventId);
+    const answer = await this.queues.read(eventId, rate, entryId ? requiredIdParam(entryId, 'entry_id') : null, this.clock());
+    if (entryId && !answer.entry) throw ApiError.resourceMissing('queue entry', entryId, 'entry_id');
+    await this.announce(tenant, eventId, answer);
+    return { state: answer.state, entry: answer.entry };
+  }
+
+  async leave(tenant: Tenant, eventId: string, entryId: string): Promise<QueueEntry> {
+    const rate = await this.rateOf(tenant, eventId);
+    const answer = await this.queues.leave(eventId, rate, requiredIdParam(entryId, 'entry_id'), this.clock());
+    if (!answer.entry) throw ApiError.resourceMissing('queue entry', entryId, 'entry_id');
+    await this.announce(tenant, eventId, answer, answer.entry.status === 'left' ? { type: 'queue.left', entryId } : undefined);
+    return answer.entry;
+  }
+
+  private async rateOf(tenant: Tenant, eventId: string): Promise<number> {
+    const settings = await new EventSettingsRepository(this.prisma).find(tenant, requiredIdParam(eventId, 'event_id'));
+    if (!settings?.waiting_room_enabled || settings.admission_rate_per_minute === null) throw waitingRoomDisabled(eventId);
+    return settings.admission_rate_per_minute;
+  }
+
+  /**
+   * Publishes what the call changed. The queue lives in Redis, so this write follows it rather
+   * than sharing its transaction: a crash in between loses the message, never the queue's state.
+   */
+  private async announce(tenant: Tenant, eventId: string, answer: QueueAnswer, change?: { type: 'queue.joined' | 'queue.left'; entryId: string }): Promise<void> {
+    if (!change && answer.admittedNow.length === 0) return;
+    await this.prisma
+      .$transaction(async (tx) => {
+        if (change) await enqueueEvent(tx, { topic: TICKETING_QUEUE_TOPIC, type: change.type, aggregateId: eventId, tenant, data: { event_id: eventId, entry_id: change.entryId } });
+        if (answer.admittedNow.length > 0) {
+          await enqueueEvent(tx, { topic: TICKETING_QUEUE_TOPIC, type: 'queue.admitted', aggregateId: eventId, tenant, data: { event_id: eventId, entry_ids: answer.admittedNow } });
+        }
+      })
+      .catch((error: unknown) => this.logger.error({ err: error, event_id: eventId }, 'waiting-room change not published'));
+  }
+}

@@ -1,0 +1,38 @@
+import { createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+
+const ALGORITHM = 'HS256';
+const AUDIENCE = 'ticketing-issuance';
+
+/** What an admission token proves: this waiting-room entry of this event was admitted. */
+export interface Admission {
+  entryId: string;
+  eventId: string;
+}
+
+/**
+ * Admission tokens (decision 0034): JWTs signed and checked only by ticketing, with a key derived
+ * from the internal token secret (HKDF), so no second secret needs configuring.
+ */
+export class AdmissionTokens {
+  private readonly key: KeyObject;
+
+  constructor(internalSecret: string) {
+    this.key = createSecretKey(Buffer.from(hkdfSync('sha256', internalSecret, '', 'ticketing admission tokens', 32)));
+  }
+
+  sign(admission: Admission, expiresAt: Date): string {
+    return jwt.sign({ sub: admission.entryId, evt: admission.eventId, exp: Math.floor(expiresAt.getTime() / 1000) }, this.key, { algorithm: ALGORITHM, audience: AUDIENCE });
+  }
+
+  /** The admission, or null when the token is forged, expired or not an admission token. */
+  verify(token: string): Admission | null {
+    try {
+      const claims = jwt.verify(token, this.key, { algorithms: [ALGORITHM], audience: AUDIENCE });
+      if (typeof claims === 'string' || typeof claims.sub !== 'string' || typeof claims.evt !== 'string') return null;
+      return { entryId: claims.sub, eventId: claims.evt };
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import type { RedisClient } from '@ticketing/redis';
+import type { QueueEntry, QueueEntryStatus, QueueState } from '../domain/waiting-room';
+
+/**
+ * The waiting rooms' queues in Redis (decision 0034), shared by every ticketing replica. Per
+ * event: a sorted set of waiting entry ids by join order, a hash of entries, and a hash of the
+ * room's state (join sequence, admitted count, admission clock). Each operation is one Lua
+ * script, so it first admits, atomically, the entries whose turn has come (first in, first out,
+ * at the event's rate: a token bucket holding at most one minute of admissions), then does its
+ * work on a queue no other call can change meanwhile.
+ */
+const ADMIT = `
+local waiting, entries, state = KEYS[1], KEYS[2], KEYS[3]
+local now, rate = tonumber(ARGV[1]), tonumber(ARGV[2])
+local admitted = {}
+local function admit()
+  local interval = 60000 / rate
+  local clock = tonumber(redis.call('HGET', state, 'clock') or (now - 60000))
+  local slots = math.floor((now - clock) / interval)
+  if slots > 0 then
+    local popped = redis.call('ZPOPMIN', waiting, slots)
+    for i = 1, #popped, 2 do
+      local entry = cjson.decode(redis.call('HGET', entries, popped[i]))
+      entry.status = 'admitted'
+      entry.admitted_at = now
+      redis.call('HSET', entries, popped[i], cjson.encode(entry))
+      admitted[#admitted + 1] = popped[i]
+    end
+    redis.call('HINCRBY', state, 'admitted', #popped / 2)
+    clock = math.max(clock + (#popped / 2) * interval, now - 60000)
+  end
+  redis.call('HSET', state, 'clock', tostring(clock))
+end
+local function view(id)
+  local raw = redis.call('HGET', entries, id)
+  if not raw then return false end
+  local entry = cjson.decode(raw)
+  local rank = redis.call('ZRANK', waiting, id)
+  if rank then entry.position = rank + 1 end
+  return entry
+end
+local function answer(entry)
+  return cjson.encode({ entry = entry, admitted = admitted, length = redis.call('ZCARD', waiting), admitted_total = tonumber(redis.call('HGET', state, 'admitted') or '0') })
+end
+`;
+
+/** Queues the newcomer, then admits: with room to spare, it is admitted in the same call. */
+const JOIN = `${ADMIT}
+local id = ARGV[3]
+local seq = redis.call('HINCRBY', state, 'seq', 1)
+redis.call('HSET', entries, id, cjson.encode({ id = id, status = 'waiting', joined_at = now }))
+redis.call('ZADD', waiting, seq, id)
+admit()
+return answer(view(id))
+`;
+
+const READ = `${ADMIT}
+admit()
+if ARGV[3] == '' then return answer(false) end
+return answer(view(ARGV[3]))
+`;
+
+const LEAVE = `${ADMIT}
+admit()
+local id = ARGV[3]
+local entry = view(id)
+if entry and entry.status == 'waiting' then
+  redis.call('ZREM', waiting, id)
+  entry.status = 'left'
+  entry.position = nil
+  redis.call('HSET', entries, id, cjson.encode(entry))
+end
+return answer(entry)
+`;
+
+interface StoredEntry {
+  id: string;
+  status: QueueEntryStatus;
+  joined_at: number;
+  admitted_at?: number;
+  position?: number;
+}
+
+interface ScriptAnswer {
+  entry: StoredEntry | false;
+  /** Entries this call admitted (their turn came), for queue.admitted. */
+  admitted: string[] | Record<string, never>;
+  length: number;
+  admitted_total: number;
+}
+
+export interface QueueAnswer {
+  entry: QueueEntry | null;
+  state: QueueState;
+  /** Entry ids admitted during this call. */
+  admittedNow: string[];
+}
+
+export class QueueStore {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly admissionTtlMs: number,
+  ) {}
+
+  join(eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
+    return this.run(JOIN, eventId, rate, entryId, at);
+  }
+
+  /** The room's state, with the entry when `entryId` is given (null if it never joined). */
+  read(eventId: string, rate: number, entryId: string | null, at: Date): Promise<QueueAnswer> {
+    return this.run(READ, eventId, rate, entryId ?? '', at);
+  }
+
+  /** Takes a waiting entry out of the queue; an admitted or departed entry is answered as it is. */
+  leave(eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
+    return this.run(LEAVE, eventId, rate, entryId, at);
+  }
+
+  private async run(script: string, eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
+    const prefix = `ticketing:queue:${eventId}`;
+    const raw = await this.redis.eval(script, { keys: [`${prefix}:waiting`, `${prefix}:entries`, `${prefix}:state`], arguments: [String(at.getTime()), String(rate), entryId] });
+    const answer = JSON.parse(String(raw)) as ScriptAnswer;
+    return {
+      entry: answer.entry ? this.toEntry(eventId, answer.entry) : null,
+      state: { event_id: eventId, length: answer.length, admitted: answer.admitted_total, admission_rate_per_minute: rate },
+      // cjson writes an empty table as {}.
+      admittedNow: Array.isArray(answer.admitted) ? answer.admitted : [],
+    };
+  }
+
+  private toEntry(eventId: string, stored: StoredEntry): QueueEntry {
+    const admittedAt = stored.admitted_at === undefined ? null : new Date(stored.admitted_at);
+    return {
+      id: stored.id,
+      event_id: eventId,
+      status: stored.status,
+      position: stored.status === 'waiting' ? (stored.position ?? null) : null,
+      joined_at: new Date(stored.joined_at),
+      admitted_at: admittedAt,
+      admission_expires_at: admittedAt && new Date(admittedAt.getTime() + this.admissionTtlMs),
+    };
+  }
+}

@@ -1,0 +1,122 @@
+import path from 'node:path';
+import type { Tenant } from '@ticketing/auth';
+import { newId } from '@ticketing/ids';
+import { createLogger } from '@ticketing/observability';
+import { connectRedis, type RedisClient } from '@ticketing/redis';
+import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { createTicketingPrisma, type PrismaClient } from '../src/db';
+import { EventSettingsRepository } from '../src/repositories/event-settings.repository';
+import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
+import { WaitingRoomUseCase } from '../src/usecases/waiting-room/waiting-room.usecase';
+import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
+import { QueueStore } from '../src/waiting-room/queue-store';
+
+const logger = createLogger('ticketing-test', 'silent');
+
+/** Waiting rooms (decision 0034) on real Redis and PostgreSQL, with a clock the test moves. */
+describe('waiting room (real Redis, real PostgreSQL)', () => {
+  let database: TestDatabase;
+  let prisma: PrismaClient;
+  let redis: RedisClient;
+  let now = new Date('2027-03-01T10:00:00Z');
+  const tokens = new AdmissionTokens('ticketing-test-secret-0123456789');
+  let room: WaitingRoomUseCase;
+  let gate: AdmissionGate;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('ticketing', path.join(__dirname, '../prisma/migrations'));
+    prisma = createTicketingPrisma(database.url);
+    redis = await connectRedis('redis://127.0.0.1:6379', logger);
+    room = new WaitingRoomUseCase(prisma, new QueueStore(redis, 600_000), logger, () => now);
+    gate = new AdmissionGate(prisma, tokens);
+  });
+
+  afterAll(async () => {
+    await redis.close();
+    await prisma.$disconnect();
+    await database.drop();
+  });
+
+  /** A new event of a new tenant, with its waiting room as given. */
+  async function eventWithRoom(rate: number | null, enabled = true): Promise<{ tenant: Tenant; eventId: string }> {
+    const tenant: Tenant = { accountId: newId('acct'), mode: 'test' };
+    const eventId = newId('evt');
+    await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status: 'published', waiting_room_enabled: enabled, admission_rate_per_minute: rate });
+    return { tenant, eventId };
+  }
+  const later = (seconds: number) => {
+    now = new Date(now.getTime() + seconds * 1000);
+  };
+
+  it('admits first in, first out, at the event’s rate, up to a minute’s worth at once', async () => {
+    const { tenant, eventId } = await eventWithRoom(2);
+    const entries = [];
+    for (let index = 0; index < 5; index++) entries.push(await room.join(tenant, eventId));
+    expect(entries.map((entry) => [entry.status, entry.position])).toEqual([
+      ['admitted', null],
+      ['admitted', null],
+      ['waiting', 1],
+      ['waiting', 2],
+      ['waiting', 3],
+    ]);
+    expect((await room.read(tenant, eventId, '')).state).toEqual({ event_id: eventId, length: 3, admitted: 2, admission_rate_per_minute: 2 });
+
+    later(30);
+    const third = await room.read(tenant, eventId, entries[2]!.id);
+    expect(third.entry).toMatchObject({ status: 'admitted', admitted_at: now });
+    expect((await room.read(tenant, eventId, entries[3]!.id)).entry).toMatchObject({ status: 'waiting', position: 1 });
+    later(60);
+    expect((await room.read(tenant, eventId, entries[4]!.id)).entry).toMatchObject({ status: 'admitted' });
+    const messages = (await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } })).map((row) => row.payload as { type: string; data: Record<string, unknown> });
+    expect(messages.filter((message) => message.type === 'queue.joined')).toHaveLength(5);
+    expect(messages.filter((message) => message.type === 'queue.admitted').flatMap((message) => message.data.entry_ids)).toEqual(entries.map((entry) => entry.id));
+  });
+
+  it('keeps join order under concurrent joins: admissions follow positions exactly', async () => {
+    const { tenant, eventId } = await eventWithRoom(1);
+    const first = await room.join(tenant, eventId);
+    expect(first.status).toBe('admitted');
+    const joined = await Promise.all(Array.from({ length: 20 }, () => room.join(tenant, eventId)));
+    const byPosition = [...joined].sort((a, b) => a.position! - b.position!);
+    expect(byPosition.map((entry) => entry.position)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    for (const expected of byPosition.slice(0, 3)) {
+      later(60);
+      const admittedNow = (await room.read(tenant, eventId, expected.id)).entry!;
+      expect(admittedNow.status).toBe('admitted');
+    }
+  });
+
+  it('takes a waiting entry out when it leaves; the next one moves up', async () => {
+    const { tenant, eventId } = await eventWithRoom(1);
+    await room.join(tenant, eventId);
+    const second = await room.join(tenant, eventId);
+    const third = await room.join(tenant, eventId);
+    expect(await room.leave(tenant, eventId, second.id)).toMatchObject({ status: 'left', position: null });
+    expect((await room.read(tenant, eventId, third.id)).entry).toMatchObject({ position: 1 });
+    await expect(room.leave(tenant, eventId, newId('qen'))).rejects.toMatchObject({ code: 'resource_missing', param: 'entry_id' });
+  });
+
+  it('has no room for an event without one enabled, nor for another tenant', async () => {
+    const { tenant, eventId } = await eventWithRoom(null, false);
+    await expect(room.join(tenant, eventId)).rejects.toMatchObject({ code: 'waiting_room_disabled', status: 409 });
+    const enabled = await eventWithRoom(10);
+    await expect(room.join({ accountId: newId('acct'), mode: 'test' }, enabled.eventId)).rejects.toMatchObject({ code: 'waiting_room_disabled' });
+  });
+
+  it('lets through issuance only with a valid token to the event, while the room is enabled', async () => {
+    const { tenant, eventId } = await eventWithRoom(10);
+    const entry = await room.join(tenant, eventId);
+    const token = tokens.sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
+    expect(await gate.admit(tenant, eventId, token)).toBe(entry.id);
+    await expect(gate.admit(tenant, eventId, '')).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
+    await expect(gate.admit(tenant, eventId, `${token}x`)).rejects.toMatchObject({ code: 'admission_token_invalid', status: 403 });
+    const forged = new AdmissionTokens('another-secret-0123456789abcdef').sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
+    await expect(gate.admit(tenant, eventId, forged)).rejects.toMatchObject({ code: 'admission_token_invalid' });
+    const expired = tokens.sign({ entryId: entry.id, eventId }, new Date(Date.now() - 1000));
+    await expect(gate.admit(tenant, eventId, expired)).rejects.toMatchObject({ code: 'admission_token_invalid' });
+    const otherEvent = await eventWithRoom(10);
+    await expect(gate.admit(otherEvent.tenant, otherEvent.eventId, token)).rejects.toMatchObject({ code: 'admission_token_invalid' });
+    const open = await eventWithRoom(null, false);
+    expect(await gate.admit(open.tenant, open.eventId, '')).toBeNull();
+  });
+});

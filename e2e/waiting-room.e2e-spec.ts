@@ -1,0 +1,68 @@
+import { waitFor } from '@ticketing/testing';
+import { as, createAccount } from './support/api';
+import type { Client } from './support/lists';
+import { onSale, PRICE, sale } from './support/on-sale';
+
+/** A tier on sale whose event has its waiting room enabled at `rate` admissions a minute, once ticketing has heard. */
+async function onSaleBehindRoom(api: Client, rate: number): Promise<{ eventId: string; tierId: string }> {
+  const { eventId, tierId } = await onSale(api);
+  expect((await api.patch(`/v1/events/${eventId}`, { waiting_room: { enabled: true, admission_rate_per_minute: rate } })).status).toBe(200);
+  // Ticketing learns of the room from catalog's event messages (decision 0034).
+  await waitFor(`waiting room of ${eventId}`, async () => ((await api.get(`/v1/events/${eventId}/queue`)).status === 200 ? true : undefined));
+  return { eventId, tierId };
+}
+
+const oneTicket = (tierId: string, fields: Record<string, unknown> = {}) =>
+  sale(tierId, { quantity: 1, payment: { type: 'external', reference: 'order-1', amount: PRICE }, ...fields });
+
+describe('waiting room through the gateway', () => {
+  it('queues buyers first in, first out, and lets each admitted one issue once', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSaleBehindRoom(api, 1);
+    const first = await api.post(`/v1/events/${eventId}/queue/join`, {});
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ id: expect.stringMatching(/^qen_/), object: 'queue_entry', event_id: eventId, status: 'admitted', position: null, admission_token: expect.any(String) });
+    const waiting = [];
+    for (let index = 0; index < 3; index++) waiting.push((await api.post(`/v1/events/${eventId}/queue/join`, {})).body);
+    expect(waiting.map((entry) => [entry.status, entry.position, entry.admission_token])).toEqual([
+      ['waiting', 1, null],
+      ['waiting', 2, null],
+      ['waiting', 3, null],
+    ]);
+    const queue = await api.get(`/v1/events/${eventId}/queue?entry_id=${waiting[1].id}`);
+    expect(queue.body).toMatchObject({ object: 'queue', event_id: eventId, length: 3, admitted: 1, admission_rate_per_minute: 1, entry: { id: waiting[1].id, position: 2 } });
+
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{}, 'admission_token_required'],
+      [{ admission_token: 'not-a-token' }, 'admission_token_invalid'],
+      [{ admission_token: `${first.body.admission_token.slice(0, -2)}xx` }, 'admission_token_invalid'],
+    ];
+    for (const [fields, code] of refusals) {
+      const refused = await api.post(`/v1/events/${eventId}/tickets`, oneTicket(tierId, fields));
+      expect({ fields, status: refused.status, code: refused.body.error.code }).toEqual({ fields, status: 403, code });
+    }
+    const issued = await api.post(`/v1/events/${eventId}/tickets`, oneTicket(tierId, { admission_token: first.body.admission_token }));
+    expect(issued.status).toBe(200);
+    const reused = await api.post(`/v1/events/${eventId}/tickets`, oneTicket(tierId, { admission_token: first.body.admission_token, customer: { email: 'bo@example.com' } }));
+    expect(reused.status).toBe(403);
+    expect(reused.body.error.code).toBe('admission_token_used');
+    expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 1, held: 0 });
+
+    const left = await api.post(`/v1/events/${eventId}/queue/leave`, { entry_id: waiting[0].id });
+    expect(left.body).toMatchObject({ status: 'left', position: null });
+    expect((await api.get(`/v1/events/${eventId}/queue?entry_id=${waiting[2].id}`)).body.entry.position).toBe(2);
+  });
+
+  it('answers 409 waiting_room_disabled for an event without one, and keeps accounts apart', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api);
+    const refused = await api.post(`/v1/events/${eventId}/queue/join`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('waiting_room_disabled');
+    expect((await api.post(`/v1/events/${eventId}/tickets`, oneTicket(tierId))).status).toBe(200);
+
+    const roomed = await onSaleBehindRoom(api, 60);
+    const stranger = as((await createAccount()).secret_key);
+    expect((await stranger.post(`/v1/events/${roomed.eventId}/queue/join`, {})).status).toBe(409);
+  });
+});
