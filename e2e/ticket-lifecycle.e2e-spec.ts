@@ -1,3 +1,4 @@
+import { waitFor } from '@ticketing/testing';
 import { as, createAccount } from './support/api';
 import { doorDevice } from './support/door-device';
 import { ids } from './support/lists';
@@ -148,5 +149,25 @@ describe('ticket lifecycle through the gateway', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toBe('Missing required scope: tickets:manage');
     expect((await owner.get(`/v1/tickets/${ticket.id}`)).body.status).toBe('valid');
+  });
+});
+
+describe('a canceled event', () => {
+  it('cancels its valid tickets; refunded ones stay refunded, and canceled ones change no more', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api);
+    const issued = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 3, payment: { type: 'external', reference: 'o', amount: 3 * PRICE } }));
+    const [first, second, third] = issued.body.tickets;
+    await api.post(`/v1/tickets/${first.id}/refund`, {});
+    expect((await api.patch(`/v1/events/${eventId}`, { status: 'canceled' })).status).toBe(200);
+
+    // Ticketing applies catalog's event.canceled from Kafka.
+    await waitFor(`tickets of ${eventId} canceled`, async () => ((await api.get(`/v1/tickets/${third.id}`)).body.status === 'canceled' ? true : undefined));
+    expect((await api.get(`/v1/tickets/${second.id}`)).body.status).toBe('canceled');
+    expect((await api.get(`/v1/tickets/${first.id}`)).body.status).toBe('refunded');
+    const refused = await api.post(`/v1/tickets/${second.id}/transfer`, { customer: { email: 'bo@example.com' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('ticket_not_valid');
+    expect(ids((await api.get(`/v1/tickets?event_id=${eventId}&status=canceled`)).body)).toEqual([third.id, second.id]);
   });
 });

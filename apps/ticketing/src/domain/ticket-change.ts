@@ -7,7 +7,7 @@ import type { TicketingTicket, TicketStatus } from './ticket';
  * a new holder and a new code (code_version + 1); a refund or a revocation retires it and gives
  * its unit back to its tier. Each is kept in the ticket's history.
  */
-export type TicketChangeKind = 'transfer' | 'refund' | 'revoke';
+export type TicketChangeKind = 'transfer' | 'refund' | 'revoke' | 'cancel';
 
 /** The changes that take a ticket out of its tier's count, and the status each leaves. */
 export const RETIREMENTS = {

@@ -135,6 +135,39 @@ export class TicketRepository {
     return rows[0] ? toTicket(rows[0]) : null;
   }
 
+  /** Up to `limit` valid tickets of the event, locked until the transaction ends. */
+  async lockValidOfEvent(tenant: Tenant, eventId: string, limit: number): Promise<TicketingTicket[]> {
+    const rows = await this.db.$queryRaw<TicketRow[]>`
+      SELECT ${RETURNED_TICKET} FROM tickets
+       WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND event_id = ${eventId} AND status = 'valid'
+       ORDER BY id LIMIT ${limit} FOR UPDATE`;
+    return rows.map(toTicket);
+  }
+
+  /**
+   * Cancels these tickets (read valid and locked by the caller's transaction), keeping each
+   * change in its history and enqueueing its message, in one statement.
+   */
+  async cancel(tenant: Tenant, changes: ReadonlyArray<{ ticket: TicketingTicket; change: ChangeRecord }>, reason: string): Promise<void> {
+    const ticketIds = changes.map(({ ticket }) => ticket.id);
+    const changeIds = changes.map(({ change }) => change.id);
+    const messageIds = changes.map(({ change }) => change.message.id);
+    const payloads = changes.map(({ change }) => change.message.payload);
+    const topic = changes[0]?.change.message.topic ?? '';
+    await this.db.$executeRaw`
+      WITH batch AS (
+        SELECT * FROM unnest(${ticketIds}::text[], ${changeIds}::text[], ${messageIds}::text[], ${payloads}::text[]) AS b (ticket_id, change_id, message_id, payload)),
+      canceled AS (
+        UPDATE tickets t SET status = 'canceled', updated_at = now() FROM batch
+         WHERE t.id = batch.ticket_id AND t.account_id = ${tenant.accountId} AND t.mode = ${tenant.mode} AND t.status = 'valid'
+        RETURNING t.id, t.event_id, t.customer_id, t.code_version, batch.change_id, batch.message_id, batch.payload),
+      recorded AS (
+        INSERT INTO ticket_changes (id, account_id, mode, ticket_id, kind, code_version, from_customer_id, to_customer_id, reason)
+        SELECT change_id, ${tenant.accountId}, ${tenant.mode}, id, 'cancel', code_version, customer_id, customer_id, ${reason} FROM canceled)
+      INSERT INTO outbox_messages (id, topic, message_key, payload)
+      SELECT message_id, ${topic}, event_id, payload::jsonb FROM canceled`;
+  }
+
   async ofIssuance(tenant: Tenant, issuanceId: string): Promise<TicketingTicket[]> {
     return (await this.ofIssuances(tenant, [issuanceId])).get(issuanceId)!;
   }

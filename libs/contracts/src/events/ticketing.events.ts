@@ -60,6 +60,8 @@ export const TICKETING_TICKET_TOPIC = defineTopic('ticketing.ticket.v1', {
   'ticket.transferred': ticketChangeFactsSchema.extend({ from_customer_id: z.string().min(1) }),
   'ticket.refunded': ticketChangeFactsSchema,
   'ticket.revoked': ticketChangeFactsSchema,
+  /** Its event was canceled (decision 0032). */
+  'ticket.canceled': ticketChangeFactsSchema,
 });
 export type TicketingTicketPayloads = PayloadsOf<typeof TICKETING_TICKET_TOPIC>;
 

@@ -1,9 +1,30 @@
 import type { CATALOG_EVENT_TOPIC, CatalogEventFacts, EventOf } from '@ticketing/contracts';
 import { recordFirstDelivery } from '@ticketing/kafka';
-import type { PrismaClient } from '../../db';
+import type { Tenant } from '@ticketing/auth';
+import type { PrismaClient, TicketingDb } from '../../db';
+import { TicketRepository } from '../../repositories/ticket.repository';
+import { newChange } from '../change-ticket/change-message';
 import { EventSettingsRepository } from '../../repositories/event-settings.repository';
 
 export type CatalogEventChange = EventOf<typeof CATALOG_EVENT_TOPIC>;
+
+const CANCEL_BATCH = 500;
+const CANCEL_REASON = 'The event was canceled.';
+
+/**
+ * The policy for a canceled event (decision 0032): each of its valid tickets becomes `canceled`,
+ * kept in its history and announced with `ticket.canceled`, in the transaction that applies the
+ * message. Checked-in, refunded and revoked tickets stay as they are. Money is not moved here.
+ */
+async function cancelTicketsOf(tx: TicketingDb, tenant: Tenant, eventId: string): Promise<void> {
+  const tickets = new TicketRepository(tx);
+  for (;;) {
+    const batch = await tickets.lockValidOfEvent(tenant, eventId, CANCEL_BATCH);
+    if (batch.length === 0) return;
+    const changes = batch.map((ticket) => ({ ticket, change: newChange(tenant, 'ticket.canceled', { ...ticket, status: 'canceled' }, { reason: CANCEL_REASON }) }));
+    await tickets.cancel(tenant, changes, CANCEL_REASON);
+  }
+}
 
 type EventChange = Extract<CatalogEventChange, { data: CatalogEventFacts }>;
 const isEventChange = (change: CatalogEventChange): change is EventChange => change.type.startsWith('event.');
@@ -25,8 +46,10 @@ export class RecordEventSettingsUseCase {
     return this.prisma.$transaction(async (tx) => {
       if (!(await recordFirstDelivery(tx, this.consumerName, change.id))) return false;
       const facts = change.data;
+      const tenant = { accountId: change.account_id, mode: change.mode };
+      if (change.type === 'event.canceled') await cancelTicketsOf(tx, tenant, facts.event_id);
       await new EventSettingsRepository(tx).save(
-        { accountId: change.account_id, mode: change.mode },
+        tenant,
         {
           event_id: facts.event_id,
           status: facts.status,
