@@ -171,3 +171,96 @@ describe('a canceled event', () => {
     expect(ids((await api.get(`/v1/tickets?event_id=${eventId}&status=canceled`)).body)).toEqual([third.id, second.id]);
   });
 });
+
+describe('upgrade options', () => {
+  it('lists the event’s higher-rank tiers with the price difference and what is left, paginated', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, ticket } = await oneTicket(api);
+    const tier = async (name: string, rank: number, price: number) => (await api.post(`/v1/events/${eventId}/tiers`, { name, price, capacity: 5, rank })).body.id as string;
+    const sameRank = await tier('Standing', 0, 1500);
+    const vip = await tier('VIP', 2, 9000);
+    const box = await tier('Box', 3, 2000);
+    expect(sameRank).toMatch(/^tier_/);
+    await api.post(`/v1/events/${eventId}/tickets`, sale(vip, { quantity: 2, payment: { type: 'external', reference: 'v', amount: 18000 } }));
+
+    const options = await api.get(`/v1/tickets/${ticket.id}/upgrade-options`);
+    expect(options.status).toBe(200);
+    expect(options.body).toEqual({
+      object: 'list',
+      data: [
+        { object: 'upgrade_option', tier_id: box, name: 'Box', rank: 3, price: 2000, currency: 'EUR', price_difference: 0, available: 5 },
+        { object: 'upgrade_option', tier_id: vip, name: 'VIP', rank: 2, price: 9000, currency: 'EUR', price_difference: 9000 - PRICE, available: 3 },
+      ],
+      has_more: false,
+    });
+    const first = await api.get(`/v1/tickets/${ticket.id}/upgrade-options?limit=1`);
+    expect(first.body).toMatchObject({ data: [{ tier_id: box }], has_more: true });
+    expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options?limit=1&starting_after=${box}`)).body).toMatchObject({ data: [{ tier_id: vip }], has_more: false });
+
+    await api.post(`/v1/tickets/${ticket.id}/refund`, {});
+    expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options`)).body.error).toMatchObject({ code: 'ticket_not_valid' });
+  });
+});
+
+describe('upgrades', () => {
+  /** One GA ticket (rank 0, PRICE) and a VIP tier (rank 2, 9000) of the same event. */
+  async function gaAndVip(api: Client, vipCapacity = 5) {
+    const { eventId, tierId, ticket } = await oneTicket(api);
+    const vip = (await api.post(`/v1/events/${eventId}/tiers`, { name: 'VIP', price: 9000, capacity: vipCapacity, rank: 2 })).body.id as string;
+    return { eventId, gaId: tierId, vip, ticket };
+  }
+  const counters = async (api: Client, eventId: string) =>
+    Object.fromEntries(((await api.get(`/v1/events/${eventId}/tiers`)).body.data as Array<{ id: string; sold: number; held: number }>).map((tier) => [tier.id, { sold: tier.sold, held: tier.held }]));
+  const difference = 9000 - PRICE;
+
+  it('moves a ticket to a higher tier for the difference: new tier, price and code, the old unit back on sale', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, gaId, vip, ticket } = await gaAndVip(api);
+    const door = await doorDevice(api);
+    const upgraded = await api.post(`/v1/tickets/${ticket.id}/upgrade`, { tier_id: vip, payment: { type: 'external', reference: 'up-1', amount: difference } });
+    expect(upgraded.status).toBe(200);
+    expect(upgraded.body).toMatchObject({ id: ticket.id, tier_id: vip, price: 9000, status: 'valid', code_version: 2, customer: ticket.customer });
+    expect(door.verify(upgraded.body.code)).toEqual({ sub: ticket.id, evt: eventId, ver: 2 });
+    expect((await api.get(`/v1/tickets/${ticket.id}`)).body).toEqual(upgraded.body);
+    expect(await counters(api, eventId)).toEqual({ [gaId]: { sold: 0, held: 0 }, [vip]: { sold: 1, held: 0 } });
+
+    // Its unit is now sold under the upgrade: a refund gives back the VIP unit.
+    expect((await api.post(`/v1/tickets/${ticket.id}/refund`, {})).body.status).toBe('refunded');
+    expect(await counters(api, eventId)).toEqual({ [gaId]: { sold: 0, held: 0 }, [vip]: { sold: 0, held: 0 } });
+  });
+
+  it('refuses a bad upgrade with a clear error and changes nothing', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, gaId, vip, ticket } = await gaAndVip(api, 1);
+    const lower = (await api.post(`/v1/events/${eventId}/tiers`, { name: 'Standing', price: 1000, capacity: 5, rank: 0 })).body.id as string;
+    const pay = (amount: number) => ({ type: 'external', reference: 'up', amount });
+    const refusals: Array<[Record<string, unknown>, number, string, string?]> = [
+      [{ tier_id: vip }, 400, 'parameter_missing', 'payment'],
+      [{ tier_id: vip, payment: pay(difference - 1) }, 400, 'parameter_invalid', 'payment.amount'],
+      [{ tier_id: lower }, 400, 'parameter_invalid', 'tier_id'],
+      [{ tier_id: gaId }, 409, 'ticket_changed', 'tier_id'],
+      [{ tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U3', payment: pay(1) }, 400, 'resource_missing', 'tier_id'],
+      [{}, 400, 'parameter_missing', 'tier_id'],
+    ];
+    for (const [body, status, code, param] of refusals) {
+      const refused = await api.post(`/v1/tickets/${ticket.id}/upgrade`, body);
+      expect({ body, status: refused.status, code: refused.body.error?.code, param: refused.body.error?.param }).toEqual({ body, status, code, param });
+    }
+    await api.post(`/v1/events/${eventId}/tickets`, sale(vip, { quantity: 1, payment: { type: 'external', reference: 'v', amount: 9000 } }));
+    const soldOut = await api.post(`/v1/tickets/${ticket.id}/upgrade`, { tier_id: vip, payment: pay(difference) });
+    expect(soldOut.status).toBe(409);
+    expect(soldOut.body.error.code).toBe('sold_out');
+    expect((await api.get(`/v1/tickets/${ticket.id}`)).body).toEqual(ticket);
+    expect(await counters(api, eventId)).toEqual({ [gaId]: { sold: 1, held: 0 }, [vip]: { sold: 1, held: 0 }, [lower]: { sold: 0, held: 0 } });
+  });
+
+  it('lets one of two concurrent upgrades of a ticket win; the other gets 409 and holds nothing', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, gaId, vip, ticket } = await gaAndVip(api);
+    const body = { tier_id: vip, payment: { type: 'external', reference: 'up', amount: difference } };
+    const answers = await Promise.all([api.post(`/v1/tickets/${ticket.id}/upgrade`, body), api.post(`/v1/tickets/${ticket.id}/upgrade`, body)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body.error.code).toBe('ticket_changed');
+    expect(await counters(api, eventId)).toEqual({ [gaId]: { sold: 0, held: 0 }, [vip]: { sold: 1, held: 0 } });
+  });
+});

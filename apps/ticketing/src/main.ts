@@ -8,7 +8,7 @@ import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { CatalogInventory } from './catalog/catalog-inventory';
 import { loadTicketingConfig } from './config';
 import { createTicketingPrisma } from './db';
-import { ticketingGrpcServices } from './grpc/services';
+import { driveUpgrade, ticketingGrpcServices } from './grpc/services';
 import { DriveIssuanceUseCase } from './usecases/drive-issuance/drive-issuance.usecase';
 import { RedriveStalledIssuancesUseCase } from './usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from './usecases/return-units/return-units.usecase';
@@ -36,6 +36,7 @@ void runService({
 
     const catalogClients = {
       inventory: createGrpcClient(catalogV1.InventoryServiceClient, config.CATALOG_GRPC_URL),
+      tiers: createGrpcClient(catalogV1.TierServiceClient, config.CATALOG_GRPC_URL),
       discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
       seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, config.CATALOG_GRPC_URL),
     };
@@ -43,10 +44,12 @@ void runService({
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
     const issuances = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
     const units = new ReturnUnitsUseCase(prisma, catalog, logger);
+    const upgrades = driveUpgrade(prisma, { catalog, codes }, logger);
     const redriver = startPeriodicSweep({
-      what: 'stalled issuances and unit returns',
+      what: 'stalled issuances, upgrades and unit returns',
       intervalMs: config.REDRIVE_INTERVAL_MS,
-      sweep: async () => (await issuances.execute(config.REDRIVE_AFTER_MS)) + (await units.redrive(config.REDRIVE_AFTER_MS)),
+      sweep: async () =>
+        (await issuances.execute(config.REDRIVE_AFTER_MS)) + (await upgrades.redrive(config.REDRIVE_AFTER_MS)) + (await units.redrive(config.REDRIVE_AFTER_MS)),
       logger,
     });
 
@@ -77,7 +80,7 @@ void runService({
     return [
       ...endpoints,
       { name: 'kafka consumer', run: async () => (await eventSettings).disconnect() },
-      { name: 'issuance and unit-return re-driver', run: () => redriver.stop() },
+      { name: 're-driver', run: () => redriver.stop() },
       { name: 'seat hold sweeper', run: () => seatHoldSweeper.stop() },
       { name: 'outbox relay', run: () => relay.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },

@@ -12,10 +12,11 @@ import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { CatalogInventory, type CatalogClients } from '../src/catalog/catalog-inventory';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
-import { ticketingGrpcServices } from '../src/grpc/services';
+import { driveUpgrade, ticketingGrpcServices } from '../src/grpc/services';
 import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
 import { IssueTicketsUseCase } from '../src/usecases/issue-tickets/issue-tickets.usecase';
 import { RetireTicketUseCase } from '../src/usecases/change-ticket/retire-ticket.usecase';
+import { UpgradeTicketUseCase } from '../src/usecases/change-ticket/upgrade-ticket.usecase';
 import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-hold.usecase';
 import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
 import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
@@ -345,6 +346,32 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         expect.objectContaining({ kind: 'transfer', from_customer_id: ticket.customer_id, to_customer_id: transferred.customer_id, code_version: 2, return_reservation_id: null }),
         expect.objectContaining({ kind: 'refund', reason: 'Cannot attend', return_reservation_id: ticket.issuance_id, returned_at: expect.any(Date) }),
       ]);
+    });
+
+    it('finishes an upgrade cut off after catalog sold the new unit: the ticket waits, then the re-driver moves it', async () => {
+      const claims = tenant();
+      const { eventId, tierId, ticket } = await oneTicket(claims);
+      const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 5, rank: 2, eventId }).tierId;
+      /** Catalog commits the new unit, but the reply is lost, as when ticketing dies right after the call. */
+      class LostCommitReply extends CatalogInventory {
+        override async commit(callClaims: InternalClaims, id: string): Promise<void> {
+          await super.commit(callClaims, id);
+          throw new ApiError('service_unavailable', 'the reply was lost');
+        }
+      }
+      const flaky = new LostCommitReply(catalogClients, options);
+      const upgrade = new UpgradeTicketUseCase(prisma, flaky, driveUpgrade(prisma, { catalog: flaky, codes }, logger), logger);
+      await expect(upgrade.execute(claims, tenantOf(claims), { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } })).rejects.toMatchObject({ code: 'service_unavailable' });
+      expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
+      await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).rejects.toMatchObject({ code: 'ticket_changed' });
+
+      expect(await driveUpgrade(prisma, { catalog, codes }, logger).redrive(0)).toBeGreaterThanOrEqual(1);
+      const moved = await callUnary(tickets.getTicket.bind(tickets), { id: ticket.id }, claims, options);
+      expect(moved).toMatchObject({ tier_id: vip, price: 9000, code_version: 2 });
+      expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+      const upgraded = (await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } })).map((row) => row.payload as { type: string; data: Record<string, unknown> }).pop();
+      expect(upgraded).toMatchObject({ type: 'ticket.upgraded', data: { ticket_id: ticket.id, tier_id: vip, from_tier_id: tierId, amount: 6500, code_version: 2 } });
     });
 
     it('answers a refund whose unit catalog could not take back yet; the re-driver gives it back, once', async () => {

@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   reservation_not_committed: { status: 409, type: 'invalid_request_error' },
   customer_exists: { status: 409, type: 'invalid_request_error' },
   issuance_expired: { status: 409, type: 'invalid_request_error' },
+  upgrade_expired: { status: 409, type: 'invalid_request_error' },
   ticket_not_valid: { status: 409, type: 'invalid_request_error' },
   ticket_changed: { status: 409, type: 'invalid_request_error' },
   ticket_already_held: { status: 409, type: 'invalid_request_error' },

@@ -156,3 +156,23 @@ function codeKeyOf(key: ticketingV1.CodeKey): z.output<typeof ticketCodeKeySetRe
 export function presentTicketCodeKeySet(set: ticketingV1.CodeKeySet): z.output<typeof ticketCodeKeySetResource> {
   return { object: 'ticket_code_key_set', keys: set.keys.map(codeKeyOf) };
 }
+
+export const upgradeOptionResource = z
+  .object({
+    object: z.literal('upgrade_option'),
+    tier_id: z.string(),
+    name: z.string(),
+    rank: z.number().int().meta({ description: 'Above the ticket’s tier’s rank.' }),
+    price: z.number().int().meta({ description: 'The tier’s price, in minor units of `currency`.' }),
+    currency: z.string(),
+    price_difference: z.number().int().meta({ description: 'What the upgrade costs: this price less the ticket’s tier’s, never below 0.' }),
+    available: z.number().int().meta({ description: 'Units of the tier on sale now.' }),
+  })
+  .meta({
+    id: 'UpgradeOption',
+    example: { object: 'upgrade_option', tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U4', name: 'VIP', rank: 2, price: 9000, currency: 'EUR', price_difference: 4500, available: 12 },
+  });
+
+export function presentUpgradeOption(option: ticketingV1.UpgradeOption): z.output<typeof upgradeOptionResource> {
+  return { object: 'upgrade_option', ...option };
+}

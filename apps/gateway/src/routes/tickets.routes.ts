@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { toListEnvelope } from '@ticketing/pagination';
-import { listOf, plannedObject, plannedResource } from '../presenters/resource.schema';
+import { listOf, plannedObject } from '../presenters/resource.schema';
 import { TICKET_STATUSES } from '@ticketing/contracts';
-import { presentTicket, presentTicketIssuance, ticketIssuanceResource, ticketResource } from '../presenters/ticket.presenter';
+import { presentTicket, presentTicketIssuance, presentUpgradeOption, ticketIssuanceResource, ticketResource, upgradeOptionResource } from '../presenters/ticket.presenter';
 import { amount, resourceId, text, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
@@ -11,19 +11,32 @@ import { holderFields, holderOf, requireOneHolder } from './ticket-holder';
 const TAG = 'Tickets';
 const ticket = ticketResource;
 
+/** Money taken outside this API, recorded with the tickets it paid for. */
+const externalPayment = (amountDescription: string) =>
+  z
+    .strictObject({
+      type: z.literal('external', { error: 'must be external: the money was taken outside this API' }),
+      reference: text(255).meta({ description: 'Your reference for the payment (an order number, a receipt id).', example: 'order-8812' }),
+      amount: amount.meta({ description: amountDescription, example: 9000 }),
+    })
+    .meta({ description: 'How it was paid for.' });
+
+const upgradeTicketBody = z
+  .strictObject({
+    tier_id: resourceId('tier').meta({ description: 'A higher-rank tier of the ticket’s event (GET /v1/tickets/{id}/upgrade-options).' }),
+    payment: externalPayment('Minor units of the event’s currency; must equal the price difference.')
+      .optional()
+      .meta({ description: 'Required when the upgrade costs something (its price_difference).' }),
+  })
+  .meta({ example: { tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U4', payment: { type: 'external', reference: 'upgrade-8812', amount: 4500 } } });
+
 const issueTicketsBody = z
   .strictObject({
     tier_id: holderFields.tier_id,
     seat_hold_id: holderFields.seat_hold_id,
     quantity: wholeNumber(1, 100).meta({ description: 'Within the tier’s min_per_order and max_per_order.', example: 2 }),
     ...holderFields.holder,
-    payment: z
-      .strictObject({
-        type: z.literal('external', { error: 'must be external: the money was taken outside this API' }),
-        reference: text(255).meta({ description: 'Your reference for the payment (an order number, a receipt id).', example: 'order-8812' }),
-        amount: amount.meta({ description: 'Minor units of the event’s currency; must equal the order’s total, discounts included.', example: 9000 }),
-      })
-      .meta({ description: 'How the tickets were paid for.' }),
+    payment: externalPayment('Minor units of the event’s currency; must equal the order’s total, discounts included.'),
     admission_token: z
       .string()
       .min(1)
@@ -168,19 +181,32 @@ export const ticketsRoutes = [
     operationId: 'upgradeTicket',
     method: 'post',
     path: '/v1/tickets/{id}/upgrade',
-    summary: 'Upgrade a ticket to another tier',
+    summary: 'Move a valid ticket to a higher-rank tier, paying the difference; it gets a new code',
     tag: TAG,
     access: secretKey('tickets:manage'),
+    errors: ['resource_missing', 'sold_out', 'tier_not_on_sale', 'event_not_on_sale', 'upgrade_expired', ...CHANGE_ERRORS],
+    body: upgradeTicketBody,
     response: ticket,
+    handler: async ({ params, body }, { services }) =>
+      presentTicket(
+        await services.tickets.upgradeTicket({
+          id: params.id,
+          tier_id: body.tier_id,
+          payment: body.payment && { reference: body.payment.reference, amount: body.payment.amount },
+        }),
+      ),
   }),
   defineRoute({
     operationId: 'listTicketUpgradeOptions',
     method: 'get',
     path: '/v1/tickets/{id}/upgrade-options',
-    summary: 'List the tiers a ticket can be upgraded to',
+    summary: 'List the higher-rank tiers a valid ticket can move to, with the price difference and what is left',
     tag: TAG,
     access: secretKey('tickets:manage'),
+    errors: CHANGE_ERRORS,
     query: listQuery,
-    response: listOf(plannedResource('tier')),
+    response: listOf(upgradeOptionResource),
+    handler: async ({ params, query }, { services }) =>
+      toListEnvelope(await services.tickets.listUpgradeOptions({ id: params.id, page: pageRequest(query) }), presentUpgradeOption),
   }),
 ];

@@ -3,9 +3,11 @@ import { RESERVATION_KIND_MESSAGES, type catalogV1 } from '@ticketing/contracts'
 import { ApiError } from '@ticketing/errors';
 import { serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
+import type { TierFacts } from '../domain/upgrade';
 
 export interface CatalogClients {
   inventory: catalogV1.InventoryServiceClient;
+  tiers: catalogV1.TierServiceClient;
   discounts: catalogV1.DiscountServiceClient;
   seatMaps: catalogV1.SeatMapServiceClient;
 }
@@ -81,6 +83,18 @@ export class CatalogInventory {
   /** Gives one sold unit of an issuance back to its tier under `returnId`; returning again answers the same. */
   async returnUnit(claims: InternalClaims, returnId: string, issuanceId: string): Promise<void> {
     await serviceCalls(this.clients.inventory, claims, this.options).returnInventory({ return_id: returnId, reservation_id: issuanceId, quantity: 1 });
+  }
+
+  /** Every tier of the event, with its counters. */
+  async tiersOf(claims: InternalClaims, eventId: string): Promise<TierFacts[]> {
+    const calls = serviceCalls(this.clients.tiers, claims, this.options);
+    const tiers: TierFacts[] = [];
+    for (let cursor = ''; ; ) {
+      const page = await calls.listTiers({ event_id: eventId, page: { limit: 100, starting_after: cursor } });
+      tiers.push(...page.data.map(({ id, name, rank, price, currency, capacity, held, sold }) => ({ id, name, rank, price, currency, capacity, held, sold })));
+      if (!page.has_more) return tiers;
+      cursor = page.data[page.data.length - 1]!.id;
+    }
   }
 
   /** The tier of each seat, from the event's seat map; seats it does not have are refused, named. */

@@ -28,6 +28,11 @@ export function assertChangeable(ticket: TicketingTicket, verb: string): void {
   if (ticket.status !== 'valid') {
     throw new ApiError('ticket_not_valid', `Ticket '${ticket.id}' is ${ticket.status}; only a valid ticket can be ${verb}.`);
   }
+  if (ticket.pending_change_id) throw upgradeUnderWay(ticket);
+}
+
+function upgradeUnderWay(ticket: TicketingTicket): ApiError {
+  return new ApiError('ticket_changed', `Ticket '${ticket.id}' is being upgraded (change '${ticket.pending_change_id}'); read it again once the upgrade ends.`);
 }
 
 /**
@@ -36,5 +41,6 @@ export function assertChangeable(ticket: TicketingTicket, verb: string): void {
  */
 export function lostRace(now: TicketingTicket, verb: string): ApiError {
   if (now.status !== 'valid') return new ApiError('ticket_not_valid', `Ticket '${now.id}' was ${now.status} by another request meanwhile; it can no longer be ${verb}.`);
+  if (now.pending_change_id) return upgradeUnderWay(now);
   return new ApiError('ticket_changed', `Ticket '${now.id}' was changed by another request meanwhile (it is now at code version ${now.code_version}); read it again before changing it.`);
 }

@@ -21,6 +21,10 @@ export interface TicketingTicket {
   code: string;
   /** "<section>:<row>:<seat>" for a ticket of a seated tier, else null. */
   seat_id: string | null;
+  /** The catalog reservation its unit is sold under: its issuance, or its last upgrade. */
+  reservation_id: string;
+  /** The upgrade under way, if any: the ticket changes no other way until it ends. */
+  pending_change_id: string | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -1,4 +1,5 @@
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { Logger } from '@ticketing/observability';
 import { ticketingV1 } from '@ticketing/contracts';
 import { idempotentWrites } from '@ticketing/db';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
@@ -7,6 +8,8 @@ import type { CatalogInventory } from '../catalog/catalog-inventory';
 import type { PrismaClient } from '../db';
 import { RetireTicketUseCase } from '../usecases/change-ticket/retire-ticket.usecase';
 import { TransferTicketUseCase } from '../usecases/change-ticket/transfer-ticket.usecase';
+import { DriveUpgradeUseCase } from '../usecases/change-ticket/drive-upgrade.usecase';
+import { UpgradeTicketUseCase } from '../usecases/change-ticket/upgrade-ticket.usecase';
 import { CreateCustomerUseCase } from '../usecases/create-customer/create-customer.usecase';
 import { DriveIssuanceUseCase } from '../usecases/drive-issuance/drive-issuance.usecase';
 import { GetCustomerUseCase } from '../usecases/get-customer/get-customer.usecase';
@@ -14,6 +17,7 @@ import { GetTicketUseCase } from '../usecases/get-ticket/get-ticket.usecase';
 import { IssueTicketsUseCase } from '../usecases/issue-tickets/issue-tickets.usecase';
 import { ListCompsUseCase } from '../usecases/list-comps/list-comps.usecase';
 import { ListTicketsUseCase } from '../usecases/list-tickets/list-tickets.usecase';
+import { ListUpgradeOptionsUseCase } from '../usecases/list-upgrade-options/list-upgrade-options.usecase';
 import { ReturnUnitsUseCase } from '../usecases/return-units/return-units.usecase';
 import { CreateSeatHoldUseCase } from '../usecases/seat-holds/create-seat-hold.usecase';
 import { ReleaseSeatHoldUseCase } from '../usecases/seat-holds/release-seat-hold.usecase';
@@ -22,6 +26,11 @@ import { WaitingRoomUseCase } from '../usecases/waiting-room/waiting-room.usecas
 import type { AdmissionTokens } from '../waiting-room/admission-tokens';
 import type { QueueStore } from '../waiting-room/queue-store';
 import { toCompMessage, toCustomerMessage, toIssuedTicketsMessage, toQueueEntryMessage, toQueueMessage, toSeatHoldMessage, toTicketMessage } from './messages';
+
+/** Driving upgrades on, for a call (whose write is the upgrade's record) and for the re-driver; gets the unrecorded client. */
+export function driveUpgrade(client: PrismaClient, { catalog, codes }: Pick<TicketingDependencies, 'catalog' | 'codes'>, logger: Logger): DriveUpgradeUseCase {
+  return new DriveUpgradeUseCase(client, catalog, codes, new ReturnUnitsUseCase(client, catalog, logger), logger);
+}
 
 /** What the use cases need beyond the database. */
 export interface TicketingDependencies {
@@ -55,6 +64,8 @@ export function ticketingGrpcServices(
   const createSeatHold = new CreateSeatHoldUseCase(prisma, catalog);
   const releaseSeatHold = new ReleaseSeatHoldUseCase(prisma);
   const waitingRoom = new WaitingRoomUseCase(client, queues, options.logger);
+  const listUpgradeOptions = new ListUpgradeOptionsUseCase(prisma, catalog);
+  const upgradeTicket = new UpgradeTicketUseCase(prisma, catalog, driveUpgrade(client, { catalog, codes }, options.logger), options.logger);
   return [
     {
       definition: ticketingV1.CustomerServiceService,
@@ -85,6 +96,11 @@ export function ticketingGrpcServices(
           transferTicket: async (request, context) => toTicketMessage(await transferTicket.execute(context.tenant, request)),
           refundTicket: async (request, context) => toTicketMessage(await retireTicket.execute(context.claims, context.tenant, 'refund', request)),
           revokeTicket: async (request, context) => toTicketMessage(await retireTicket.execute(context.claims, context.tenant, 'revoke', request)),
+          upgradeTicket: async (request, context) => toTicketMessage(await upgradeTicket.execute(context.claims, context.tenant, request)),
+          listUpgradeOptions: async (request, context) => {
+            const page = await listUpgradeOptions.execute(context.claims, context.tenant, request.id, request.page);
+            return { data: page.data, has_more: page.has_more };
+          },
         },
         options,
       ),

@@ -7,6 +7,7 @@ import type { TicketingIssuance } from '../domain/issuance';
 import { ticketPrices, type TicketingTicket, type TicketStatus } from '../domain/ticket';
 import { Prisma } from '../generated/prisma/client';
 import type { Retirement } from '../domain/ticket-change';
+import { enqueue } from './outbox-sql';
 
 const ticketColumns = {
   id: true,
@@ -21,6 +22,8 @@ const ticketColumns = {
   code_version: true,
   code: true,
   seat_id: true,
+  reservation_id: true,
+  pending_change_id: true,
   created_at: true,
   updated_at: true,
 } as const;
@@ -28,11 +31,8 @@ const ticketColumns = {
 type TicketRow = Prisma.TicketGetPayload<{ select: typeof ticketColumns }>;
 
 /** The columns a statement returns for its tickets, in ticketColumns' order. */
-const RETURNED_TICKET = Prisma.sql`id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, code_version, code, seat_id, created_at, updated_at`;
+const RETURNED_TICKET = Prisma.sql`id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, code_version, code, seat_id, reservation_id, pending_change_id, created_at, updated_at`;
 
-/** `INSERT … SELECT` of `message` into the outbox, to follow with the FROM that makes it happen once. */
-const enqueue = (message: OutboxRow<unknown>) =>
-  Prisma.sql`INSERT INTO outbox_messages (id, topic, message_key, payload) SELECT ${message.id}, ${message.topic}, ${message.messageKey}, ${message.payload}::jsonb`;
 
 /** The change being made: its id (`tch_…`) and the message that announces it. */
 export interface ChangeRecord {
@@ -87,8 +87,8 @@ export class TicketRepository {
         RETURNING id, account_id, mode, event_id, tier_id, customer_id, currency),
       enqueued AS (${enqueue(message)} FROM issued),
       inserted AS (
-        INSERT INTO tickets (id, account_id, mode, event_id, tier_id, issuance_id, position, customer_id, status, price, currency, code, seat_id)
-        SELECT unit.id, i.account_id, i.mode, i.event_id, i.tier_id, i.id, unit.position, i.customer_id, 'valid', unit.price, i.currency, unit.code, unit.seat_id
+        INSERT INTO tickets (id, account_id, mode, event_id, tier_id, issuance_id, reservation_id, position, customer_id, status, price, currency, code, seat_id)
+        SELECT unit.id, i.account_id, i.mode, i.event_id, i.tier_id, i.id, i.id, unit.position, i.customer_id, 'valid', unit.price, i.currency, unit.code, unit.seat_id
           FROM issued i, unnest(${ticketIds}::text[], ${positions}::int[], ${prices}::bigint[], ${codes}::text[], ${seats}::text[])
             AS unit (id, position, price, code, seat_id)
         RETURNING ${RETURNED_TICKET})${seatSale}
@@ -107,6 +107,7 @@ export class TicketRepository {
       WITH changed AS (
         UPDATE tickets SET customer_id = ${toCustomerId}, code_version = code_version + 1, code = ${code}, updated_at = now()
          WHERE id = ${ticket.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'valid' AND code_version = ${ticket.code_version}
+           AND pending_change_id IS NULL
         RETURNING ${RETURNED_TICKET}),
       recorded AS (
         INSERT INTO ticket_changes (id, account_id, mode, ticket_id, kind, code_version, from_customer_id, to_customer_id)
@@ -126,20 +127,21 @@ export class TicketRepository {
       WITH changed AS (
         UPDATE tickets SET status = ${retirement.status}, updated_at = now()
          WHERE id = ${ticket.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'valid' AND code_version = ${ticket.code_version}
+           AND pending_change_id IS NULL
         RETURNING ${RETURNED_TICKET}),
       recorded AS (
         INSERT INTO ticket_changes (id, account_id, mode, ticket_id, kind, code_version, from_customer_id, to_customer_id, reason, return_reservation_id, return_attempted_at)
-        SELECT ${change.id}, ${tenant.accountId}, ${tenant.mode}, id, ${retirement.kind}, code_version, customer_id, customer_id, ${retirement.reason}, issuance_id, now() FROM changed),
+        SELECT ${change.id}, ${tenant.accountId}, ${tenant.mode}, id, ${retirement.kind}, code_version, customer_id, customer_id, ${retirement.reason}, reservation_id, now() FROM changed),
       enqueued AS (${enqueue(change.message)} FROM changed)
       SELECT * FROM changed`;
     return rows[0] ? toTicket(rows[0]) : null;
   }
 
-  /** Up to `limit` valid tickets of the event, locked until the transaction ends. */
+  /** Up to `limit` valid tickets of the event (none with an upgrade under way), locked until the transaction ends. */
   async lockValidOfEvent(tenant: Tenant, eventId: string, limit: number): Promise<TicketingTicket[]> {
     const rows = await this.db.$queryRaw<TicketRow[]>`
       SELECT ${RETURNED_TICKET} FROM tickets
-       WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND event_id = ${eventId} AND status = 'valid'
+       WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND event_id = ${eventId} AND status = 'valid' AND pending_change_id IS NULL
        ORDER BY id LIMIT ${limit} FOR UPDATE`;
     return rows.map(toTicket);
   }

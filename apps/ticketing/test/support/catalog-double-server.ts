@@ -19,6 +19,7 @@ export async function startCatalogDouble(options: CallerOptions, logger: Logger)
   const address = `127.0.0.1:${server.port}`;
   const clients: CatalogClients = {
     inventory: createGrpcClient(catalogV1.InventoryServiceClient, address),
+    tiers: createGrpcClient(catalogV1.TierServiceClient, address),
     discounts: createGrpcClient(catalogV1.DiscountServiceClient, address),
     seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, address),
   };

@@ -23,9 +23,9 @@ export class CatalogDouble {
   /** Each event's seats, by seat id, with the tier each sells under. */
   private readonly seats = new Map<string, Map<string, string>>();
 
-  /** A tier on sale in a new event of `tenant`. */
-  addTier(tenant: { accountId: string; mode: string }, fields: { price: number; capacity: number; currency?: string }): { eventId: string; tierId: string } {
-    const eventId = newId('evt');
+  /** A tier on sale in a new event of `tenant`, or in `eventId`. */
+  addTier(tenant: { accountId: string; mode: string }, fields: { price: number; capacity: number; currency?: string; rank?: number; eventId?: string }): { eventId: string; tierId: string } {
+    const eventId = fields.eventId ?? newId('evt');
     const tierId = newId('tier');
     const now = new Date().toISOString();
     this.tiers.set(tierId, {
@@ -45,7 +45,7 @@ export class CatalogDouble {
         min_per_order: 1,
         max_per_order: 0,
         seated: false,
-        rank: 0,
+        rank: fields.rank ?? 0,
         created_at: now,
         updated_at: now,
       },
@@ -70,7 +70,16 @@ export class CatalogDouble {
   services(options: GrpcServerOptions): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
     return [
       { definition: catalogV1.InventoryServiceService, implementation: implementService<catalogV1.InventoryServiceServer>(this.inventoryHandlers(), options) },
-      // Only LocateSeats and QuoteOrder: the other seat map and discount RPCs answer UNIMPLEMENTED.
+      // Only ListTiers, LocateSeats and QuoteOrder: the other tier, seat map and discount RPCs answer UNIMPLEMENTED.
+      {
+        definition: catalogV1.TierServiceService,
+        implementation: implementService<catalogV1.TierServiceServer>(
+          { listTiers: async (request: catalogV1.ListTiersRequest, context: CallContext) => this.listTiers(request, context) } as Partial<
+            AsyncServiceImplementation<catalogV1.TierServiceServer>
+          > as AsyncServiceImplementation<catalogV1.TierServiceServer>,
+          options,
+        ),
+      },
       {
         definition: catalogV1.SeatMapServiceService,
         implementation: implementService<catalogV1.SeatMapServiceServer>(
@@ -103,6 +112,12 @@ export class CatalogDouble {
     const total = lines.reduce((sum, line) => sum + line.total, 0);
     const currency = this.tiers.get(request.items[0]!.tier_id)!.tier.currency;
     return { livemode: false, event_id: request.event_id, currency, lines, subtotal: total, discount_amount: 0, total, discount: undefined, quoted_at: new Date().toISOString() };
+  }
+
+  /** Every tier of the event in one page (the tests' events have a handful). */
+  private listTiers(request: catalogV1.ListTiersRequest, context: CallContext): catalogV1.TierList {
+    const tiers = [...this.tiers.values()].filter(({ tenant, tier }) => tenant === tenantKey(context) && tier.event_id === request.event_id).map(({ tier }) => ({ ...tier }));
+    return { data: tiers.sort((a, b) => (a.id < b.id ? 1 : -1)), has_more: false };
   }
 
   private locate(request: catalogV1.LocateSeatsRequest): catalogV1.SeatLocations {

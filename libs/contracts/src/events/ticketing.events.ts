@@ -60,6 +60,8 @@ export const TICKETING_TICKET_TOPIC = defineTopic('ticketing.ticket.v1', {
   'ticket.transferred': ticketChangeFactsSchema.extend({ from_customer_id: z.string().min(1) }),
   'ticket.refunded': ticketChangeFactsSchema,
   'ticket.revoked': ticketChangeFactsSchema,
+  /** A new tier and a new code; the old unit is back on sale. */
+  'ticket.upgraded': ticketChangeFactsSchema.extend({ from_tier_id: z.string().min(1), amount: z.number().int().nonnegative() }),
   /** Its event was canceled (decision 0032). */
   'ticket.canceled': ticketChangeFactsSchema,
 });

@@ -11,7 +11,12 @@ type ChangeType = Exclude<keyof TicketingTicketPayloads, 'ticket.issued'>;
  * A new change of a ticket: its id and the message announcing the ticket as the change leaves it
  * (`after`), keyed by the event so one event's changes stay in order.
  */
-export function newChange(tenant: Tenant, type: ChangeType, after: TicketingTicket, details: { reason: string | null; from_customer_id?: string }): ChangeRecord {
+export function newChange(
+  tenant: Tenant,
+  type: ChangeType,
+  after: TicketingTicket,
+  details: { reason: string | null; from_customer_id?: string; from_tier_id?: string; amount?: number },
+): ChangeRecord {
   const id = newId('tch');
   const message = outboxRow({
     topic: TICKETING_TICKET_TOPIC,

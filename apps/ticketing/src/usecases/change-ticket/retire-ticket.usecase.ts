@@ -36,7 +36,7 @@ export class RetireTicketUseCase {
       if (!done) throw lostRace((await tickets.findById(tenant, id))!, verb);
       return { retired: done, changeId: change.id };
     });
-    await this.units.returnUnit(claims, { changeId, tenant, reservationId: retired.issuance_id });
+    await this.units.returnUnit(claims, { changeId, tenant, reservationId: retired.reservation_id });
     return retired;
   }
 }

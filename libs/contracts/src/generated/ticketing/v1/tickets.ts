@@ -178,6 +178,34 @@ export interface RevokeTicketRequest {
   reason: string;
 }
 
+export interface ListUpgradeOptionsRequest {
+  id: string;
+  page: PageRequest | undefined;
+}
+
+export interface UpgradeOption {
+  tier_id: string;
+  name: string;
+  rank: number;
+  price: number;
+  currency: string;
+  /** What the upgrade costs: the new tier's price less the ticket's tier's, at least 0. */
+  price_difference: number;
+  available: number;
+}
+
+export interface UpgradeOptionList {
+  data: UpgradeOption[];
+  has_more: boolean;
+}
+
+export interface UpgradeTicketRequest {
+  id: string;
+  tier_id: string;
+  /** Unset when there is no difference to pay. */
+  payment?: ExternalPayment | undefined;
+}
+
 function createBaseTicket(): Ticket {
   return {
     id: "",
@@ -1720,6 +1748,300 @@ export const RevokeTicketRequest: MessageFns<RevokeTicketRequest> = {
   },
 };
 
+function createBaseListUpgradeOptionsRequest(): ListUpgradeOptionsRequest {
+  return { id: "", page: undefined };
+}
+
+export const ListUpgradeOptionsRequest: MessageFns<ListUpgradeOptionsRequest> = {
+  encode(message: ListUpgradeOptionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUpgradeOptionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUpgradeOptionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseUpgradeOption(): UpgradeOption {
+  return { tier_id: "", name: "", rank: 0, price: 0, currency: "", price_difference: 0, available: 0 };
+}
+
+export const UpgradeOption: MessageFns<UpgradeOption> = {
+  encode(message: UpgradeOption, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tier_id !== "") {
+      writer.uint32(10).string(message.tier_id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.rank !== 0) {
+      writer.uint32(24).int32(message.rank);
+    }
+    if (message.price !== 0) {
+      writer.uint32(32).int64(message.price);
+    }
+    if (message.currency !== "") {
+      writer.uint32(42).string(message.currency);
+    }
+    if (message.price_difference !== 0) {
+      writer.uint32(48).int64(message.price_difference);
+    }
+    if (message.available !== 0) {
+      writer.uint32(56).int32(message.available);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpgradeOption {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpgradeOption();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tier_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.rank = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.price = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.price_difference = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.available = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseUpgradeOptionList(): UpgradeOptionList {
+  return { data: [], has_more: false };
+}
+
+export const UpgradeOptionList: MessageFns<UpgradeOptionList> = {
+  encode(message: UpgradeOptionList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.data) {
+      UpgradeOption.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.has_more !== false) {
+      writer.uint32(16).bool(message.has_more);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpgradeOptionList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpgradeOptionList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data.push(UpgradeOption.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.has_more = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseUpgradeTicketRequest(): UpgradeTicketRequest {
+  return { id: "", tier_id: "", payment: undefined };
+}
+
+export const UpgradeTicketRequest: MessageFns<UpgradeTicketRequest> = {
+  encode(message: UpgradeTicketRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.tier_id !== "") {
+      writer.uint32(18).string(message.tier_id);
+    }
+    if (message.payment !== undefined) {
+      ExternalPayment.encode(message.payment, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpgradeTicketRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpgradeTicketRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tier_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.payment = ExternalPayment.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Tickets: issued in catalog's inventory (decision 0030), read back by id or as lists. */
 export type TicketServiceService = typeof TicketServiceService;
 export const TicketServiceService = {
@@ -1818,6 +2140,35 @@ export const TicketServiceService = {
     responseDeserialize: (value: Buffer): Ticket => Ticket.decode(value),
   },
   /**
+   * The event's tiers ranked above the ticket's, newest first, with the price difference and
+   * what is left of each. Refused with ticket_not_valid unless the ticket is valid.
+   */
+  listUpgradeOptions: {
+    path: "/ticketing.v1.TicketService/ListUpgradeOptions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUpgradeOptionsRequest): Buffer =>
+      Buffer.from(ListUpgradeOptionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUpgradeOptionsRequest => ListUpgradeOptionsRequest.decode(value),
+    responseSerialize: (value: UpgradeOptionList): Buffer => Buffer.from(UpgradeOptionList.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpgradeOptionList => UpgradeOptionList.decode(value),
+  },
+  /**
+   * Moves the ticket to a higher-rank tier of its event, the new tier's unit held before the old
+   * one is given back; the difference is paid like an issuance (payment.amount must equal it).
+   * Refused with sold_out, tier_not_on_sale, parameter_invalid (not a higher rank, wrong amount)
+   * or, when the held unit lapsed before the commit, upgrade_expired.
+   */
+  upgradeTicket: {
+    path: "/ticketing.v1.TicketService/UpgradeTicket" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpgradeTicketRequest): Buffer => Buffer.from(UpgradeTicketRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpgradeTicketRequest => UpgradeTicketRequest.decode(value),
+    responseSerialize: (value: Ticket): Buffer => Buffer.from(Ticket.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Ticket => Ticket.decode(value),
+  },
+  /**
    * The public keys that verify ticket codes (decision 0031): the signing key first, then
    * retired keys whose codes may still circulate. The same for every account.
    */
@@ -1862,6 +2213,18 @@ export interface TicketServiceServer extends UntypedServiceImplementation {
   refundTicket: handleUnaryCall<RefundTicketRequest, Ticket>;
   /** No refund; the unit goes back on sale. A reason is required. */
   revokeTicket: handleUnaryCall<RevokeTicketRequest, Ticket>;
+  /**
+   * The event's tiers ranked above the ticket's, newest first, with the price difference and
+   * what is left of each. Refused with ticket_not_valid unless the ticket is valid.
+   */
+  listUpgradeOptions: handleUnaryCall<ListUpgradeOptionsRequest, UpgradeOptionList>;
+  /**
+   * Moves the ticket to a higher-rank tier of its event, the new tier's unit held before the old
+   * one is given back; the difference is paid like an issuance (payment.amount must equal it).
+   * Refused with sold_out, tier_not_on_sale, parameter_invalid (not a higher rank, wrong amount)
+   * or, when the held unit lapsed before the commit, upgrade_expired.
+   */
+  upgradeTicket: handleUnaryCall<UpgradeTicketRequest, Ticket>;
   /**
    * The public keys that verify ticket codes (decision 0031): the signing key first, then
    * retired keys whose codes may still circulate. The same for every account.
@@ -2007,6 +2370,46 @@ export interface TicketServiceClient extends Client {
   ): ClientUnaryCall;
   revokeTicket(
     request: RevokeTicketRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  /**
+   * The event's tiers ranked above the ticket's, newest first, with the price difference and
+   * what is left of each. Refused with ticket_not_valid unless the ticket is valid.
+   */
+  listUpgradeOptions(
+    request: ListUpgradeOptionsRequest,
+    callback: (error: ServiceError | null, response: UpgradeOptionList) => void,
+  ): ClientUnaryCall;
+  listUpgradeOptions(
+    request: ListUpgradeOptionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpgradeOptionList) => void,
+  ): ClientUnaryCall;
+  listUpgradeOptions(
+    request: ListUpgradeOptionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpgradeOptionList) => void,
+  ): ClientUnaryCall;
+  /**
+   * Moves the ticket to a higher-rank tier of its event, the new tier's unit held before the old
+   * one is given back; the difference is paid like an issuance (payment.amount must equal it).
+   * Refused with sold_out, tier_not_on_sale, parameter_invalid (not a higher rank, wrong amount)
+   * or, when the held unit lapsed before the commit, upgrade_expired.
+   */
+  upgradeTicket(
+    request: UpgradeTicketRequest,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  upgradeTicket(
+    request: UpgradeTicketRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Ticket) => void,
+  ): ClientUnaryCall;
+  upgradeTicket(
+    request: UpgradeTicketRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ticket) => void,

@@ -1,0 +1,85 @@
+import { ApiError } from '@ticketing/errors';
+import { integerInRange, requiredIdParam, requiredText } from '@ticketing/fields';
+
+/**
+ * Upgrades (decision 0032): a valid ticket moves to a higher-rank tier of the same event, paying
+ * the difference between the two tiers' prices (never less than 0).
+ */
+export interface TierFacts {
+  id: string;
+  name: string;
+  rank: number;
+  price: number;
+  currency: string;
+  capacity: number;
+  held: number;
+  sold: number;
+}
+
+export interface UpgradeOption {
+  tier_id: string;
+  name: string;
+  rank: number;
+  price: number;
+  currency: string;
+  /** What moving there costs, in minor units of `currency`. */
+  price_difference: number;
+  /** Units of the tier on sale now. */
+  available: number;
+}
+
+/** The tiers of the event ranked above the ticket's, newest first (the API's list order). */
+export function upgradeOptions(current: TierFacts, tiers: readonly TierFacts[]): UpgradeOption[] {
+  return tiers
+    .filter((tier) => tier.rank > current.rank)
+    .sort((a, b) => (a.id < b.id ? 1 : -1))
+    .map((tier) => ({
+      tier_id: tier.id,
+      name: tier.name,
+      rank: tier.rank,
+      price: tier.price,
+      currency: tier.currency,
+      price_difference: Math.max(0, tier.price - current.price),
+      available: Math.max(0, tier.capacity - tier.held - tier.sold),
+    }));
+}
+
+export interface UpgradeRequest {
+  ticket_id: string;
+  tier_id: string;
+  /** The difference, paid outside this API; absent when there is nothing to pay. */
+  payment: { reference: string; amount: number } | null;
+}
+
+const PAYMENT_REFERENCE_MAX_LENGTH = 255;
+
+export function validUpgradeRequest(command: { id: string; tier_id: string; payment?: { reference: string; amount: number } }): UpgradeRequest {
+  const payment = command.payment;
+  return {
+    ticket_id: requiredIdParam(command.id, 'id'),
+    tier_id: requiredIdParam(command.tier_id, 'tier_id'),
+    payment: payment
+      ? { reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH), amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER) }
+      : null,
+  };
+}
+
+/**
+ * The difference to pay for moving from `current` to `target`, once the move is allowed (a
+ * higher-rank tier of the event) and the payment covers it exactly.
+ */
+export function upgradePrice(current: TierFacts, target: TierFacts | undefined, request: UpgradeRequest): number {
+  if (!target) throw ApiError.resourceMissing('tier', request.tier_id, 'tier_id');
+  // A repeated upgrade (a double submit) lands here too, whatever the timing: one wins.
+  if (target.id === current.id) throw new ApiError('ticket_changed', `Ticket '${request.ticket_id}' is already of tier '${target.id}'; nothing was changed.`, { param: 'tier_id' });
+  if (target.rank <= current.rank) {
+    throw new ApiError('parameter_invalid', `Tier '${target.id}' (rank ${target.rank}) does not rank above the ticket's tier (rank ${current.rank}); see GET /v1/tickets/${request.ticket_id}/upgrade-options.`, {
+      param: 'tier_id',
+    });
+  }
+  const difference = Math.max(0, target.price - current.price);
+  const paid = request.payment?.amount ?? 0;
+  if (difference > 0 && !request.payment) throw new ApiError('parameter_missing', `Missing required parameter: payment (the difference, ${difference} ${current.currency}).`, { param: 'payment' });
+  if (paid !== difference) throw new ApiError('parameter_invalid', `payment.amount must be ${difference} (minor units of ${current.currency}), the price difference.`, { param: 'payment.amount' });
+  return difference;
+}

@@ -1,0 +1,134 @@
+import { isMode, type Tenant } from '@ticketing/auth';
+import type { OutboxRow } from '@ticketing/kafka';
+import type { TicketingDb } from '../db';
+import type { IssuanceRefusal } from '../domain/issuance';
+import type { TicketingTicket } from '../domain/ticket';
+import { enqueue } from './outbox-sql';
+
+export type UpgradeState = 'pending' | 'done' | 'refused';
+
+/** An upgrade of one ticket (decision 0032), as recorded in the ticket's history. */
+export interface TicketUpgrade {
+  id: string;
+  ticket_id: string;
+  from_tier_id: string;
+  to_tier_id: string;
+  amount: number;
+  payment_reference: string | null;
+  state: UpgradeState;
+  refusal: IssuanceRefusal | null;
+}
+
+interface UpgradeRow {
+  id: string;
+  ticket_id: string;
+  from_tier_id: string | null;
+  to_tier_id: string | null;
+  amount: bigint | null;
+  payment_reference: string | null;
+  state: string;
+  refusal: unknown;
+}
+
+const toUpgrade = (row: UpgradeRow): TicketUpgrade => ({
+  id: row.id,
+  ticket_id: row.ticket_id,
+  from_tier_id: row.from_tier_id!,
+  to_tier_id: row.to_tier_id!,
+  amount: Number(row.amount),
+  payment_reference: row.payment_reference,
+  state: row.state as UpgradeState,
+  refusal: row.refusal as IssuanceRefusal | null,
+});
+
+const upgradeColumns = { id: true, ticket_id: true, from_tier_id: true, to_tier_id: true, amount: true, payment_reference: true, state: true, refusal: true } as const;
+
+/**
+ * Upgrades in ticket_changes, and the ticket rows they move. Each step is one statement; the
+ * ticket names the upgrade under way (pending_change_id), so no other change slips in between.
+ */
+export class UpgradeRepository {
+  constructor(private readonly db: TicketingDb) {}
+
+  /**
+   * Records the upgrade as pending and marks the ticket as being upgraded, in one statement, if
+   * the ticket is still valid at the version read and not being upgraded already. Null otherwise.
+   */
+  async begin(tenant: Tenant, ticket: TicketingTicket, upgrade: Omit<TicketUpgrade, 'ticket_id' | 'from_tier_id' | 'state' | 'refusal'>): Promise<TicketUpgrade | null> {
+    const rows = await this.db.$queryRaw<UpgradeRow[]>`
+      WITH marked AS (
+        UPDATE tickets SET pending_change_id = ${upgrade.id}, updated_at = now()
+         WHERE id = ${ticket.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'valid'
+           AND code_version = ${ticket.code_version} AND pending_change_id IS NULL
+        RETURNING id, tier_id, customer_id, code_version)
+      INSERT INTO ticket_changes (id, account_id, mode, ticket_id, kind, code_version, from_customer_id, to_customer_id, from_tier_id, to_tier_id, amount, payment_reference, state)
+      SELECT ${upgrade.id}, ${tenant.accountId}, ${tenant.mode}, id, 'upgrade', code_version, customer_id, customer_id, tier_id, ${upgrade.to_tier_id}, ${upgrade.amount}, ${upgrade.payment_reference}, 'pending'
+        FROM marked
+      RETURNING id, ticket_id, from_tier_id, to_tier_id, amount, payment_reference, state, refusal`;
+    return rows[0] ? toUpgrade(rows[0]) : null;
+  }
+
+  async find(tenant: Tenant, id: string): Promise<TicketUpgrade | null> {
+    const row = await this.db.ticketChange.findUnique({ where: { id, account_id: tenant.accountId, mode: tenant.mode, kind: 'upgrade' }, select: upgradeColumns });
+    return row && toUpgrade(row);
+  }
+
+  /**
+   * Moves the ticket to its new tier in one statement: the new tier and price, the next code
+   * version with its `code`, its unit now sold under the upgrade; the upgrade done, with the old
+   * unit to give back (the reservation it was sold under), and `message` enqueued. Answers the
+   * ticket and the reservation of the old unit; null when the upgrade was no longer pending.
+   */
+  async complete(tenant: Tenant, upgrade: TicketUpgrade, code: string, message: OutboxRow<unknown>): Promise<{ ticket: TicketingTicket; oldReservationId: string } | null> {
+    const rows = await this.db.$queryRaw<Array<TicketingTicket & { price: bigint; old_reservation_id: string }>>`
+      WITH before AS (
+        SELECT id, reservation_id FROM tickets WHERE id = ${upgrade.ticket_id} AND pending_change_id = ${upgrade.id} FOR UPDATE),
+      moved AS (
+        UPDATE tickets t SET tier_id = ${upgrade.to_tier_id}, price = t.price + ${upgrade.amount}, code_version = t.code_version + 1, code = ${code},
+               reservation_id = ${upgrade.id}, pending_change_id = NULL, updated_at = now()
+          FROM before WHERE t.id = before.id
+        RETURNING t.*),
+      done AS (
+        UPDATE ticket_changes c SET state = 'done', code_version = moved.code_version, return_reservation_id = before.reservation_id,
+               return_attempted_at = now(), updated_at = now()
+          FROM moved, before WHERE c.id = ${upgrade.id} AND c.state = 'pending'),
+      enqueued AS (${enqueue(message)} FROM moved)
+      SELECT moved.id, moved.mode, moved.event_id, moved.tier_id, moved.customer_id, moved.issuance_id, moved.status, moved.price, moved.currency,
+             moved.code_version, moved.code, moved.seat_id, moved.reservation_id, moved.pending_change_id, moved.created_at, moved.updated_at,
+             before.reservation_id AS old_reservation_id
+        FROM moved, before`;
+    const row = rows[0];
+    if (!row) return null;
+    const { old_reservation_id, price, ...ticket } = row;
+    return { ticket: { ...ticket, price: Number(price) } as TicketingTicket, oldReservationId: old_reservation_id };
+  }
+
+  /** Ends a pending upgrade as refused and frees the ticket, keeping why; does nothing when it was no longer pending. */
+  async refuse(tenant: Tenant, upgrade: TicketUpgrade, refusal: IssuanceRefusal): Promise<void> {
+    await this.db.$executeRaw`
+      WITH refused AS (
+        UPDATE ticket_changes SET state = 'refused', refusal = ${JSON.stringify(refusal)}::jsonb, updated_at = now()
+         WHERE id = ${upgrade.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND state = 'pending'
+        RETURNING ticket_id)
+      UPDATE tickets SET pending_change_id = NULL FROM refused WHERE tickets.id = refused.ticket_id AND tickets.pending_change_id = ${upgrade.id}`;
+  }
+
+  /** Pending upgrades, of every tenant, that have not moved since `before`. */
+  async stalled(before: Date, limit: number): Promise<Array<{ id: string; tenant: Tenant }>> {
+    const rows = await this.db.ticketChange.findMany({
+      where: { kind: 'upgrade', state: 'pending', updated_at: { lt: before } },
+      orderBy: { updated_at: 'asc' },
+      take: limit,
+      select: { id: true, account_id: true, mode: true },
+    });
+    return rows.map(({ id, account_id, mode }) => {
+      if (!isMode(mode)) throw new Error(`upgrade ${id} has an unknown mode: ${mode}`);
+      return { id, tenant: { accountId: account_id, mode } };
+    });
+  }
+
+  /** Sends a pending upgrade that could not be driven on to the back of the re-driver's queue. */
+  async postpone(id: string, at: Date): Promise<void> {
+    await this.db.ticketChange.updateMany({ where: { id, state: 'pending' }, data: { updated_at: at } });
+  }
+}

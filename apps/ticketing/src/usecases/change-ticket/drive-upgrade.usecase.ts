@@ -1,0 +1,89 @@
+import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
+import { newId } from '@ticketing/ids';
+import type { Logger } from '@ticketing/observability';
+import type { TicketCodeSigner } from '@ticketing/ticket-codes';
+import type { CatalogInventory } from '../../catalog/catalog-inventory';
+import type { PrismaClient } from '../../db';
+import { refusalError, toRefusal } from '../../domain/issuance';
+import type { TicketingTicket } from '../../domain/ticket';
+import { TicketRepository } from '../../repositories/ticket.repository';
+import { UpgradeRepository, type TicketUpgrade } from '../../repositories/upgrade.repository';
+import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
+import { newChange } from './change-message';
+
+const BATCH = 100;
+const isRefusal = (error: unknown): error is ApiError => error instanceof ApiError && error.status < 500;
+
+/**
+ * Takes a recorded upgrade as far as it can go (decision 0032), as DriveIssuanceUseCase does an
+ * issuance: commit the new tier's unit (held in catalog under the upgrade's id), then in one
+ * statement move the ticket (tier, price, next code version and code, its unit now sold under the
+ * upgrade) and publish `ticket.upgraded`, then give the old unit back. Every step is idempotent,
+ * so a retry or the re-driver finishes what a crash stopped; a hold that lapsed before the commit
+ * refuses the upgrade (409 `upgrade_expired`) and the ticket stays as it was.
+ */
+export class DriveUpgradeUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly catalog: CatalogInventory,
+    private readonly codes: TicketCodeSigner,
+    private readonly units: ReturnUnitsUseCase,
+    private readonly logger: Logger,
+  ) {}
+
+  async execute(claims: InternalClaims, tenant: Tenant, upgradeId: string): Promise<TicketingTicket> {
+    const upgrade = await new UpgradeRepository(this.prisma).find(tenant, upgradeId);
+    if (!upgrade) throw new Error(`upgrade ${upgradeId} of ${tenant.accountId}/${tenant.mode} is not recorded`);
+    switch (upgrade.state) {
+      case 'done':
+        return (await new TicketRepository(this.prisma).findById(tenant, upgrade.ticket_id))!;
+      case 'refused':
+        throw refusalError(upgrade.refusal!);
+      case 'pending':
+        return this.finish(claims, tenant, upgrade);
+    }
+  }
+
+  async finish(claims: InternalClaims, tenant: Tenant, upgrade: TicketUpgrade): Promise<TicketingTicket> {
+    const upgrades = new UpgradeRepository(this.prisma);
+    try {
+      await this.catalog.commit(claims, upgrade.id);
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      const expired = new ApiError('upgrade_expired', 'This upgrade stalled for over a minute, so the unit held for it was released and the ticket was not changed. Upgrade again with a new Idempotency-Key.');
+      await upgrades.refuse(tenant, upgrade, toRefusal(error.code === 'reservation_released' ? expired : error));
+      return this.execute(claims, tenant, upgrade.id);
+    }
+    const ticket = (await new TicketRepository(this.prisma).findById(tenant, upgrade.ticket_id))!;
+    const after = { ...ticket, tier_id: upgrade.to_tier_id, price: ticket.price + upgrade.amount, code_version: ticket.code_version + 1 };
+    const code = this.codes.sign({ ticketId: ticket.id, eventId: ticket.event_id, version: after.code_version });
+    const { message } = newChange(tenant, 'ticket.upgraded', after, { reason: null, from_tier_id: upgrade.from_tier_id, amount: upgrade.amount });
+    const moved = await upgrades.complete(tenant, upgrade, code, message);
+    // Another driver moved it first: the ticket is as it left it.
+    if (!moved) return this.execute(claims, tenant, upgrade.id);
+    await this.units.returnUnit(claims, { changeId: upgrade.id, tenant, reservationId: moved.oldReservationId });
+    return moved.ticket;
+  }
+
+  /** Pending upgrades that have not moved for `stalledForMs`, driven now; answers how many were settled. */
+  async redrive(stalledForMs: number, clock: () => Date = () => new Date()): Promise<number> {
+    const upgrades = new UpgradeRepository(this.prisma);
+    let settled = 0;
+    for (const { id, tenant } of await upgrades.stalled(new Date(clock().getTime() - stalledForMs), BATCH)) {
+      const claims: InternalClaims = { request_id: newId('req'), tenant: { account_id: tenant.accountId, mode: tenant.mode } };
+      try {
+        await this.execute(claims, tenant, id);
+        settled += 1;
+      } catch (error) {
+        if (isRefusal(error)) {
+          settled += 1;
+          continue;
+        }
+        this.logger.warn({ err: error, change_id: id }, 'a stalled upgrade could not be driven on; it waits for the next pass');
+        await upgrades.postpone(id, clock());
+      }
+    }
+    return settled;
+  }
+}
