@@ -19,3 +19,10 @@ export function keyKindOf(value: string): KeyKind {
 export function nullIfZero(value: number): number | null {
   return value === 0 ? null : value;
 }
+
+/** `value` as one of `known`, or a loud failure: the backend answered a value this gateway does not know. */
+export function oneOf<T extends string>(known: readonly T[], value: string, what: string): T {
+  const found = known.find((candidate) => candidate === value);
+  if (found === undefined) throw new Error(`backend answered an unknown ${what} '${value}'`);
+  return found;
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ticketingV1 } from '@ticketing/contracts';
-import { nullIfEmpty } from './fields';
+import { nullIfEmpty, oneOf } from './fields';
 import { timestamp } from './resource.schema';
 
 const QUEUE_ENTRY_STATUSES = ['waiting', 'admitted', 'left'] as const;
@@ -46,19 +46,13 @@ export const queueResource = z
   })
   .meta({ id: 'Queue', example: { object: 'queue', livemode: false, event_id: 'evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST', length: 1250, admitted: 400, admission_rate_per_minute: 200, entry: null } });
 
-function statusOf(value: string): (typeof QUEUE_ENTRY_STATUSES)[number] {
-  const status = QUEUE_ENTRY_STATUSES.find((known) => known === value);
-  if (!status) throw new Error(`ticketing answered an unknown queue entry status '${value}'`);
-  return status;
-}
-
 export function presentQueueEntry(entry: ticketingV1.QueueEntry): z.output<typeof queueEntryResource> {
   return {
     id: entry.id,
     object: 'queue_entry',
     livemode: entry.livemode,
     event_id: entry.event_id,
-    status: statusOf(entry.status),
+    status: oneOf(QUEUE_ENTRY_STATUSES, entry.status, 'queue entry status'),
     position: entry.status === 'waiting' ? entry.position : null,
     joined_at: entry.joined_at,
     admitted_at: nullIfEmpty(entry.admitted_at),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ticketingV1 } from '@ticketing/contracts';
-import { nullIfEmpty } from './fields';
+import { nullIfEmpty, oneOf } from './fields';
 import { resourceFields, timestamp } from './resource.schema';
 
 const SEAT_HOLD_STATUSES = ['active', 'released', 'expired'] as const;
@@ -34,12 +34,6 @@ export const seatHoldResource = z
     },
   });
 
-function statusOf(value: string): (typeof SEAT_HOLD_STATUSES)[number] {
-  const status = SEAT_HOLD_STATUSES.find((known) => known === value);
-  if (!status) throw new Error(`ticketing answered an unknown seat hold status '${value}'`);
-  return status;
-}
-
 export function presentSeatHold(hold: ticketingV1.SeatHold): z.output<typeof seatHoldResource> {
   return {
     id: hold.id,
@@ -47,7 +41,7 @@ export function presentSeatHold(hold: ticketingV1.SeatHold): z.output<typeof sea
     livemode: hold.livemode,
     event_id: hold.event_id,
     seats: hold.seats.map((seat) => ({ id: seat.id, tier_id: seat.tier_id })),
-    status: statusOf(hold.status),
+    status: oneOf(SEAT_HOLD_STATUSES, hold.status, 'seat hold status'),
     expires_at: hold.expires_at,
     created_at: hold.created_at,
     released_at: nullIfEmpty(hold.released_at),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TICKET_STATUSES, type TicketStatus, type ticketingV1 } from '@ticketing/contracts';
-import { nullIfEmpty } from './fields';
+import { nullIfEmpty, oneOf } from './fields';
 import { resourceFields, timestamp } from './resource.schema';
 
 const ticketExample = {
@@ -50,12 +50,6 @@ export const ticketIssuanceResource = z
   })
   .meta({ id: 'TicketIssuance', example: { id: ticketExample.issuance_id, object: 'ticket_issuance', livemode: false, tickets: [ticketExample] } });
 
-function ticketStatusOf(value: string): TicketStatus {
-  const status = TICKET_STATUSES.find((known) => known === value);
-  if (!status) throw new Error(`ticketing answered an unknown ticket status '${value}'`);
-  return status;
-}
-
 export function presentTicket(ticket: ticketingV1.Ticket): z.output<typeof ticketResource> {
   return {
     id: ticket.id,
@@ -65,7 +59,7 @@ export function presentTicket(ticket: ticketingV1.Ticket): z.output<typeof ticke
     tier_id: ticket.tier_id,
     customer: ticket.customer_id,
     issuance_id: ticket.issuance_id,
-    status: ticketStatusOf(ticket.status),
+    status: oneOf<TicketStatus>(TICKET_STATUSES, ticket.status, 'ticket status'),
     price: ticket.price,
     currency: ticket.currency,
     code: ticket.code,

@@ -9,11 +9,11 @@ import { refusalError, toRefusal } from '../../domain/issuance';
 import type { TicketingTicket } from '../../domain/ticket';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import { UpgradeRepository, type TicketUpgrade } from '../../repositories/upgrade.repository';
+import { isRefusal } from '../call-outcomes';
 import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
 import { newChange } from './change-message';
 
 const BATCH = 100;
-const isRefusal = (error: unknown): error is ApiError => error instanceof ApiError && error.status < 500;
 
 /**
  * Takes a recorded upgrade as far as it can go (decision 0032), as DriveIssuanceUseCase does an

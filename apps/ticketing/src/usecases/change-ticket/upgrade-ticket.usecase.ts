@@ -2,6 +2,7 @@ import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
+import { outcomeOf } from '../call-outcomes';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import type { TicketingTicket } from '../../domain/ticket';
@@ -11,8 +12,6 @@ import { TicketRepository } from '../../repositories/ticket.repository';
 import { UpgradeRepository, type TicketUpgrade } from '../../repositories/upgrade.repository';
 import type { DriveUpgradeUseCase } from './drive-upgrade.usecase';
 
-type Outcome<T> = { value: T } | { error: unknown };
-const outcomeOf = <T>(promise: Promise<T>): Promise<Outcome<T>> => promise.then((value) => ({ value }), (error: unknown) => ({ error }));
 
 /**
  * Upgrades a valid ticket to a higher-rank tier of its event (decision 0032), in the order an

@@ -11,6 +11,7 @@ import type { TicketingTicket } from '../../domain/ticket';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { TicketRepository } from '../../repositories/ticket.repository';
+import { isRefusal } from '../call-outcomes';
 import { announceEnded } from '../seat-holds/seat-hold-messages';
 
 export interface IssuedTickets {
@@ -18,8 +19,6 @@ export interface IssuedTickets {
   tickets: TicketingTicket[];
 }
 
-/** Catalog said no (4xx): nothing is held or sold, and asking again would get the same answer. */
-const isRefusal = (error: unknown): error is ApiError => error instanceof ApiError && error.status < 500;
 
 /**
  * The refusal a client is told. A hold that lapsed before the commit is catalog's

@@ -2,6 +2,7 @@ import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
+import { outcomeOf, type Outcome } from '../call-outcomes';
 import type { CatalogInventory, HeldUnits, OrderQuote } from '../../catalog/catalog-inventory';
 import type { PrismaClient, TicketingDb } from '../../db';
 import type { TicketingCustomer } from '../../domain/customer';
@@ -27,9 +28,6 @@ interface Prepared {
   quote: OrderQuote;
 }
 
-/** A call's outcome, kept to be thrown later rather than at once. */
-type Outcome<T> = { value: T } | { error: unknown };
-const outcomeOf = <T>(promise: Promise<T>): Promise<Outcome<T>> => promise.then((value) => ({ value }), (error: unknown) => ({ error }));
 
 /**
  * Issues tickets: sold and paid elsewhere, or complimentary (decision 0030), in this order:

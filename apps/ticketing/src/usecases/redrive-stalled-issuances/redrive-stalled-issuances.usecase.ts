@@ -1,9 +1,9 @@
 import type { InternalClaims } from '@ticketing/auth';
-import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
 import type { PrismaClient } from '../../db';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
+import { isRefusal } from '../call-outcomes';
 import type { DriveIssuanceUseCase } from '../drive-issuance/drive-issuance.usecase';
 
 const BATCH = 100;
@@ -32,7 +32,7 @@ export class RedriveStalledIssuancesUseCase {
         await this.drive.execute(claims, tenant, id);
         settled += 1;
       } catch (error) {
-        if (error instanceof ApiError && error.status < 500) {
+        if (isRefusal(error)) {
           settled += 1;
           continue;
         }
