@@ -26,7 +26,12 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
   return {
     identity: backend('identity'),
     catalog: backend('catalog'),
-    ticketing: { ...backend('ticketing'), CATALOG_GRPC_URL: grpcUrl('catalog') },
+    ticketing: {
+      ...backend('ticketing'),
+      CATALOG_GRPC_URL: grpcUrl('catalog'),
+      PAGES_PORT: String(DEFAULT_PORTS.ticketing.pages + offset),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${DEFAULT_PORTS.gateway.http + offset}`,
+    },
     payments: backend('payments'),
     scanning: backend('scanning'),
     webhooks: backend('webhooks'),
@@ -36,6 +41,7 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
       IDENTITY_GRPC_URL: grpcUrl('identity'),
       CATALOG_GRPC_URL: grpcUrl('catalog'),
       TICKETING_GRPC_URL: grpcUrl('ticketing'),
+      TICKETING_PAGES_URL: `http://127.0.0.1:${DEFAULT_PORTS.ticketing.pages + offset}`,
     },
   };
 }

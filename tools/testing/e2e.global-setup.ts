@@ -2,12 +2,14 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setup } from '../setup';
 import { assertPortsFree, launchAll, stopServices, waitForSystem } from '../system/launch';
+import { ensureChromium } from '../system/chromium';
 import { repoRoot } from '../system/services';
 import { E2E_PORT_OFFSET, e2eServiceEnv, recordPid, resetPids } from '../../e2e/support/system';
 
 /** Starts infrastructure and every service once for the whole end-to-end run. */
 export default async function e2eGlobalSetup(): Promise<void> {
   await assertPortsFree(E2E_PORT_OFFSET);
+  ensureChromium();
   await setup();
   resetPids();
   const logDir = path.join(repoRoot, '.data/e2e');

@@ -18,12 +18,14 @@ import { RateLimits } from './rate-limit/rate-limits';
 import { routeTable } from './routes';
 import { routeTableRouter } from './routes/route-table.router';
 
+import { TICKET_PAGE_PATH, ticketPages } from './http/ticket-pages.proxy';
+
 export interface GatewayDeps {
   redis: RedisClient;
   /** Reads API-key cache entries, answering repeats from memory (connectCachingRedis). */
   keyCacheRedis: CachingRedisClient;
   clients: BackendClients;
-  config: Pick<GatewayConfig, 'INTERNAL_TOKEN_SECRET' | 'GRPC_DEADLINE_MS' | 'TRUST_PROXY'>;
+  config: Pick<GatewayConfig, 'INTERNAL_TOKEN_SECRET' | 'GRPC_DEADLINE_MS' | 'TRUST_PROXY' | 'TICKETING_PAGES_URL'>;
   /** The limits and the Redis that counts them: `redis` itself in production. */
   rateLimits: { settings: RateLimitSettings; redis: RedisClient };
   logger: Logger;
@@ -49,11 +51,13 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
   app.use(assignRequestId);
   app.use(accessLog(logger, metrics));
   app.use(DOCS_PATH, reference.explorerAssets);
+  const limits = new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metricsRegistry, logger));
+  app.use(TICKET_PAGE_PATH, limits.perClient, ticketPages(config.TICKETING_PAGES_URL, logger));
   app.use(
     routeTableRouter(routeTable, {
       verifier: new KeyVerifier(keyCacheRedis, clients.identity, caller),
       idempotencyStore: new IdempotencyStore(redis),
-      rateLimits: new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metricsRegistry, logger)),
+      rateLimits: limits,
       clients,
       caller,
       reference,

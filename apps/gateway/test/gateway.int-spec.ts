@@ -35,7 +35,7 @@ beforeAll(async () => {
   keyCache = await connectCachingRedis('redis://127.0.0.1:6379', logger, 1_000);
   backends = await startBackendDoubles(tokenSecret, identity, catalog);
   http = await listen(
-    createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients: backends.clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false }, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry }),
+    createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients: backends.clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1' }, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry }),
     0,
   );
   baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -314,10 +314,17 @@ describe('operations', () => {
   });
 
   it('answers 501 for an operation not built yet, only once the key and scope checks pass', async () => {
-    expectEnvelope(await call('POST', '/v1/tickets/tkt_1/delivery_link', { key: secretKey('events:read') }), 403, 'forbidden');
-    const response = await call('POST', '/v1/tickets/tkt_1/delivery_link', { key: secretKey('tickets:read') });
+    expectEnvelope(await call('POST', '/v1/payment_intents', { key: secretKey('events:read') }), 403, 'forbidden');
+    const response = await call('POST', '/v1/payment_intents', { key: secretKey('payments:write') });
     expectEnvelope(response, 501, 'not_implemented');
     expect(response.body.error.message).toBe('This operation is not available yet.');
+  });
+
+  it('forwards ticket pages to ticketing, and answers a page saying so when ticketing is unreachable', async () => {
+    const response = await call('GET', '/d/some-token');
+    expect(response.status).toBe(503);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(response.body).toContain('This page is not available right now');
   });
 });
 

@@ -1,6 +1,6 @@
 import type { JsonWebKey } from 'node:crypto';
 import { z } from 'zod';
-import { backendServiceEnv, databaseUrl, grpcAddress, grpcDeadlineMs, kafkaBrokers, loadConfig, redisUrl } from '@ticketing/config';
+import { backendServiceEnv, DEFAULT_PORTS, databaseUrl, grpcAddress, grpcDeadlineMs, kafkaBrokers, loadConfig, port, redisUrl } from '@ticketing/config';
 
 /**
  * The key that signs ticket codes when none is configured: development and tests only, like the
@@ -45,6 +45,10 @@ const ticketingEnv = z.object({
   KAFKA_BROKERS: kafkaBrokers,
   /** Consumer group of this service; every replica shares it. */
   KAFKA_GROUP_ID: z.string().min(1).default('ticketing'),
+  /** Ticket pages behind delivery links (decision 0035); the gateway forwards /d/… here. */
+  PAGES_PORT: port(DEFAULT_PORTS.ticketing.pages),
+  /** The gateway's public address, the start of every delivery link. */
+  PUBLIC_BASE_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.gateway.http}`),
   /** Holds the waiting rooms' queues (decision 0034). */
   REDIS_URL: redisUrl,
   /** Catalog, which owns the inventory tickets are issued from. */

@@ -17,6 +17,8 @@ import { EVENT_SETTINGS_INBOX, startCatalogEventConsumer } from './consumers/cat
 import { RecordEventSettingsUseCase } from './usecases/record-event-settings/record-event-settings.usecase';
 import { AdmissionTokens } from './waiting-room/admission-tokens';
 import { QueueStore } from './waiting-room/queue-store';
+import { DeliveryLinks } from './delivery/delivery-links';
+import { startTicketPageServer } from './delivery/ticket-page.server';
 import { ADMISSION_TOKEN_TTL_SECONDS } from './domain/waiting-room';
 
 void runService({
@@ -35,6 +37,7 @@ void runService({
     relay.start();
 
     const catalogClients = {
+      events: createGrpcClient(catalogV1.EventServiceClient, config.CATALOG_GRPC_URL),
       inventory: createGrpcClient(catalogV1.InventoryServiceClient, config.CATALOG_GRPC_URL),
       tiers: createGrpcClient(catalogV1.TierServiceClient, config.CATALOG_GRPC_URL),
       discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
@@ -62,7 +65,9 @@ void runService({
       codes,
       queues: new QueueStore(redis, ADMISSION_TOKEN_TTL_SECONDS * 1000),
       admissionTokens: new AdmissionTokens(config.INTERNAL_TOKEN_SECRET),
+      deliveryLinks: new DeliveryLinks(config.INTERNAL_TOKEN_SECRET, config.PUBLIC_BASE_URL),
     };
+    const pages = await startTicketPageServer(config.PAGES_PORT, { prisma, catalog, links: dependencies.deliveryLinks, logger });
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
       opsPort: config.OPS_PORT,
@@ -79,6 +84,7 @@ void runService({
 
     return [
       ...endpoints,
+      { name: 'ticket page server', run: () => new Promise<void>((resolve) => pages.close(() => resolve())) },
       { name: 'kafka consumer', run: async () => (await eventSettings).disconnect() },
       { name: 're-driver', run: () => redriver.stop() },
       { name: 'seat hold sweeper', run: () => seatHoldSweeper.stop() },

@@ -20,6 +20,7 @@ import { UpgradeTicketUseCase } from '../src/usecases/change-ticket/upgrade-tick
 import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-hold.usecase';
 import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
 import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
+import { DeliveryLinks } from '../src/delivery/delivery-links';
 import { QueueStore } from '../src/waiting-room/queue-store';
 import { RedriveStalledIssuancesUseCase } from '../src/usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from '../src/usecases/return-units/return-units.usecase';
@@ -41,7 +42,13 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   let redis: RedisClient;
   const admissionTokens = new AdmissionTokens(tokenSecret);
   /** Ticketing's dependencies with `inventory` as its catalog. */
-  const dependencies = (inventory: CatalogInventory) => ({ catalog: inventory, codes, queues: new QueueStore(redis, 600_000), admissionTokens });
+  const dependencies = (inventory: CatalogInventory) => ({
+    catalog: inventory,
+    codes,
+    queues: new QueueStore(redis, 600_000),
+    admissionTokens,
+    deliveryLinks: new DeliveryLinks(tokenSecret, 'http://gateway.test'),
+  });
   let ticketingServer: RunningGrpcServer;
   let catalogClients: CatalogClients;
   let catalog: CatalogInventory;

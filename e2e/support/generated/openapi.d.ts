@@ -475,10 +475,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a link the holder opens to get the ticket
+         * Create a signed, expiring link to a page showing the ticket and its QR code
          * @description Needs a secret key with scope `tickets:read`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["createTicketDeliveryLink"];
         delete?: never;
@@ -2381,29 +2379,28 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description An error answered with HTTP 501. */
-        NotImplementedError: {
-            error: {
-                /**
-                 * @description The category of the error.
-                 * @enum {string}
-                 */
-                type: "api_error";
-                /**
-                 * @description Stable snake_case machine code to branch on.
-                 * @enum {string}
-                 */
-                code: "not_implemented";
-                /** @description What went wrong and what to do, for a person. */
-                message: string;
-                /** @description The request parameter at fault, e.g. scopes[1]. */
-                param?: string;
-                /**
-                 * @description Equals the Request-Id response header.
-                 * @example req_01JD3WC8E0G2J4L6N8Q0S2U4W6
-                 */
-                request_id: string;
-            };
+        /**
+         * @example {
+         *       "object": "ticket_delivery_link",
+         *       "livemode": false,
+         *       "ticket_id": "tkt_01JD3WD7G9J1L3N5Q7S9U1W3Y5",
+         *       "url": "https://api.example.com/d/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0a3RfMDFKRDNXRDdHOUoxTDNONVE3UzlVMVczWTUifQ.sig",
+         *       "expires_at": "2027-03-08T10:00:00.000Z"
+         *     }
+         */
+        TicketDeliveryLink: {
+            /** @enum {string} */
+            object: "ticket_delivery_link";
+            livemode: boolean;
+            ticket_id: string;
+            /** @description Opens a page with the event, the holder and the QR code of the ticket’s current code. Send it to the holder; anyone with it sees the ticket until it expires. */
+            url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            expires_at: string;
         };
         /**
          * @example {
@@ -2739,6 +2736,30 @@ export interface components {
              * @example 2027-07-01T20:00:00.000Z
              */
             updated_at: string;
+        };
+        /** @description An error answered with HTTP 501. */
+        NotImplementedError: {
+            error: {
+                /**
+                 * @description The category of the error.
+                 * @enum {string}
+                 */
+                type: "api_error";
+                /**
+                 * @description Stable snake_case machine code to branch on.
+                 * @enum {string}
+                 */
+                code: "not_implemented";
+                /** @description What went wrong and what to do, for a person. */
+                message: string;
+                /** @description The request parameter at fault, e.g. scopes[1]. */
+                param?: string;
+                /**
+                 * @description Equals the Request-Id response header.
+                 * @example req_01JD3WC8E0G2J4L6N8Q0S2U4W6
+                 */
+                request_id: string;
+            };
         };
         /**
          * @description A JSON Web Key Set (RFC 7517; JOSE libraries read it as it is). Door devices fetch it while online and verify ticket codes (ES256 JWTs) against it offline; refetch it when a code names a `kid` the device does not hold. Keys rotate by adding a new signing key while the retired one stays listed until its codes are gone.
@@ -6832,7 +6853,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long the link works: 7 days by default, 90 days at most.
+                     * @example 604800
+                     */
+                    ttl_seconds?: number;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -6845,13 +6876,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "ticket_delivery_link";
-                        livemode: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["TicketDeliveryLink"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
@@ -6882,6 +6921,62 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -6895,20 +6990,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */

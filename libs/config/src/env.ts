@@ -10,7 +10,7 @@ export const DEFAULT_PORTS = {
   gateway: { http: 8080, ops: 9107 },
   identity: { grpc: 7051, ops: 9101 },
   catalog: { grpc: 7052, ops: 9102 },
-  ticketing: { grpc: 7053, ops: 9103 },
+  ticketing: { grpc: 7053, ops: 9103, pages: 8081 },
   payments: { grpc: 7054, ops: 9104 },
   scanning: { grpc: 7055, ops: 9105 },
   webhooks: { grpc: 7056, ops: 9106 },

@@ -170,3 +170,26 @@ export const upgradeOptionResource = z
 export function presentUpgradeOption(option: ticketingV1.UpgradeOption): z.output<typeof upgradeOptionResource> {
   return { object: 'upgrade_option', ...option };
 }
+
+export const deliveryLinkResource = z
+  .object({
+    object: z.literal('ticket_delivery_link'),
+    livemode: z.boolean(),
+    ticket_id: z.string(),
+    url: z.string().meta({ description: 'Opens a page with the event, the holder and the QR code of the ticket’s current code. Send it to the holder; anyone with it sees the ticket until it expires.' }),
+    expires_at: timestamp,
+  })
+  .meta({
+    id: 'TicketDeliveryLink',
+    example: {
+      object: 'ticket_delivery_link',
+      livemode: false,
+      ticket_id: 'tkt_01JD3WD7G9J1L3N5Q7S9U1W3Y5',
+      url: 'https://api.example.com/d/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0a3RfMDFKRDNXRDdHOUoxTDNONVE3UzlVMVczWTUifQ.sig',
+      expires_at: '2027-03-08T10:00:00.000Z',
+    },
+  });
+
+export function presentDeliveryLink(link: ticketingV1.DeliveryLink): z.output<typeof deliveryLinkResource> {
+  return { object: 'ticket_delivery_link', livemode: link.livemode, ticket_id: link.ticket_id, url: link.url, expires_at: link.expires_at };
+}

@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { toListEnvelope } from '@ticketing/pagination';
-import { listOf, plannedObject } from '../presenters/resource.schema';
+import { listOf } from '../presenters/resource.schema';
 import { TICKET_STATUSES } from '@ticketing/contracts';
-import { presentTicket, presentTicketIssuance, presentUpgradeOption, ticketIssuanceResource, ticketResource, upgradeOptionResource } from '../presenters/ticket.presenter';
+import {
+  deliveryLinkResource,
+  presentDeliveryLink,
+  presentTicket,
+  presentTicketIssuance,
+  presentUpgradeOption,
+  ticketIssuanceResource,
+  ticketResource,
+  upgradeOptionResource,
+} from '../presenters/ticket.presenter';
 import { amount, resourceId, text, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
@@ -111,10 +120,14 @@ export const ticketsRoutes = [
     operationId: 'createTicketDeliveryLink',
     method: 'post',
     path: '/v1/tickets/{id}/delivery_link',
-    summary: 'Create a link the holder opens to get the ticket',
+    summary: 'Create a signed, expiring link to a page showing the ticket and its QR code',
     tag: TAG,
     access: secretKey('tickets:read'),
-    response: plannedObject('ticket_delivery_link'),
+    body: z.strictObject({
+      ttl_seconds: wholeNumber(60, 90 * 24 * 3600).optional().meta({ description: 'How long the link works: 7 days by default, 90 days at most.', example: 604800 }),
+    }),
+    response: deliveryLinkResource,
+    handler: async ({ params, body }, { services }) => presentDeliveryLink(await services.tickets.createDeliveryLink({ id: params.id, ttl_seconds: body.ttl_seconds ?? 0 })),
   }),
   defineRoute({
     operationId: 'issueTickets',

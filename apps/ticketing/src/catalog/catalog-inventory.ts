@@ -6,6 +6,7 @@ import type { TicketingIssuance } from '../domain/issuance';
 import type { TierFacts } from '../domain/upgrade';
 
 export interface CatalogClients {
+  events: catalogV1.EventServiceClient;
   inventory: catalogV1.InventoryServiceClient;
   tiers: catalogV1.TierServiceClient;
   discounts: catalogV1.DiscountServiceClient;
@@ -83,6 +84,12 @@ export class CatalogInventory {
   /** Gives one sold unit of an issuance back to its tier under `returnId`; returning again answers the same. */
   async returnUnit(claims: InternalClaims, returnId: string, issuanceId: string): Promise<void> {
     await serviceCalls(this.clients.inventory, claims, this.options).returnInventory({ return_id: returnId, reservation_id: issuanceId, quantity: 1 });
+  }
+
+  /** What a ticket page shows of its event. */
+  async eventFacts(claims: InternalClaims, eventId: string): Promise<{ name: string; startsAt: string }> {
+    const event = await serviceCalls(this.clients.events, claims, this.options).getEvent({ id: eventId });
+    return { name: event.name, startsAt: event.starts_at };
   }
 
   /** Every tier of the event, with its counters. */

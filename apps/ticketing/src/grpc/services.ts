@@ -11,6 +11,8 @@ import { TransferTicketUseCase } from '../usecases/change-ticket/transfer-ticket
 import { DriveUpgradeUseCase } from '../usecases/change-ticket/drive-upgrade.usecase';
 import { UpgradeTicketUseCase } from '../usecases/change-ticket/upgrade-ticket.usecase';
 import { CreateCustomerUseCase } from '../usecases/create-customer/create-customer.usecase';
+import { CreateDeliveryLinkUseCase } from '../usecases/create-delivery-link/create-delivery-link.usecase';
+import type { DeliveryLinks } from '../delivery/delivery-links';
 import { DriveIssuanceUseCase } from '../usecases/drive-issuance/drive-issuance.usecase';
 import { GetCustomerUseCase } from '../usecases/get-customer/get-customer.usecase';
 import { GetTicketUseCase } from '../usecases/get-ticket/get-ticket.usecase';
@@ -38,6 +40,7 @@ export interface TicketingDependencies {
   codes: TicketCodeSigner;
   queues: QueueStore;
   admissionTokens: AdmissionTokens;
+  deliveryLinks: DeliveryLinks;
 }
 
 /**
@@ -47,7 +50,7 @@ export interface TicketingDependencies {
  */
 export function ticketingGrpcServices(
   client: PrismaClient,
-  { catalog, codes, queues, admissionTokens }: TicketingDependencies,
+  { catalog, codes, queues, admissionTokens, deliveryLinks }: TicketingDependencies,
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const prisma = idempotentWrites(client, currentIdempotentCall);
@@ -65,6 +68,7 @@ export function ticketingGrpcServices(
   const releaseSeatHold = new ReleaseSeatHoldUseCase(prisma);
   const waitingRoom = new WaitingRoomUseCase(client, queues, options.logger);
   const listUpgradeOptions = new ListUpgradeOptionsUseCase(prisma, catalog);
+  const createDeliveryLink = new CreateDeliveryLinkUseCase(prisma, deliveryLinks);
   const upgradeTicket = new UpgradeTicketUseCase(prisma, catalog, driveUpgrade(client, { catalog, codes }, options.logger), options.logger);
   return [
     {
@@ -93,6 +97,10 @@ export function ticketingGrpcServices(
             return { data: page.data.map(toTicketMessage), has_more: page.has_more };
           },
           listCodeKeys: async () => ({ keys: [...codes.publicKeys] }),
+          createDeliveryLink: async (request, context) => {
+            const link = await createDeliveryLink.execute(context.tenant, request);
+            return { ticket_id: link.ticketId, livemode: context.tenant.mode === 'live', url: link.url, expires_at: link.expiresAt.toISOString() };
+          },
           transferTicket: async (request, context) => toTicketMessage(await transferTicket.execute(context.tenant, request)),
           refundTicket: async (request, context) => toTicketMessage(await retireTicket.execute(context.claims, context.tenant, 'refund', request)),
           revokeTicket: async (request, context) => toTicketMessage(await retireTicket.execute(context.claims, context.tenant, 'revoke', request)),

@@ -18,6 +18,7 @@ export async function startCatalogDouble(options: CallerOptions, logger: Logger)
   const server = await startGrpcServer(double.services({ tokenSecret: options.tokenSecret, logger }), 0);
   const address = `127.0.0.1:${server.port}`;
   const clients: CatalogClients = {
+    events: createGrpcClient(catalogV1.EventServiceClient, address),
     inventory: createGrpcClient(catalogV1.InventoryServiceClient, address),
     tiers: createGrpcClient(catalogV1.TierServiceClient, address),
     discounts: createGrpcClient(catalogV1.DiscountServiceClient, address),

@@ -206,6 +206,19 @@ export interface UpgradeTicketRequest {
   payment?: ExternalPayment | undefined;
 }
 
+export interface CreateDeliveryLinkRequest {
+  id: string;
+  /** How long the link works; 0 means the default, 7 days. At most 90 days. */
+  ttl_seconds: number;
+}
+
+export interface DeliveryLink {
+  ticket_id: string;
+  livemode: boolean;
+  url: string;
+  expires_at: string;
+}
+
 function createBaseTicket(): Ticket {
   return {
     id: "",
@@ -2042,6 +2055,142 @@ export const UpgradeTicketRequest: MessageFns<UpgradeTicketRequest> = {
   },
 };
 
+function createBaseCreateDeliveryLinkRequest(): CreateDeliveryLinkRequest {
+  return { id: "", ttl_seconds: 0 };
+}
+
+export const CreateDeliveryLinkRequest: MessageFns<CreateDeliveryLinkRequest> = {
+  encode(message: CreateDeliveryLinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.ttl_seconds !== 0) {
+      writer.uint32(16).int32(message.ttl_seconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateDeliveryLinkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateDeliveryLinkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ttl_seconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseDeliveryLink(): DeliveryLink {
+  return { ticket_id: "", livemode: false, url: "", expires_at: "" };
+}
+
+export const DeliveryLink: MessageFns<DeliveryLink> = {
+  encode(message: DeliveryLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ticket_id !== "") {
+      writer.uint32(10).string(message.ticket_id);
+    }
+    if (message.livemode !== false) {
+      writer.uint32(16).bool(message.livemode);
+    }
+    if (message.url !== "") {
+      writer.uint32(26).string(message.url);
+    }
+    if (message.expires_at !== "") {
+      writer.uint32(34).string(message.expires_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeliveryLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeliveryLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ticket_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Tickets: issued in catalog's inventory (decision 0030), read back by id or as lists. */
 export type TicketServiceService = typeof TicketServiceService;
 export const TicketServiceService = {
@@ -2181,6 +2330,20 @@ export const TicketServiceService = {
     responseSerialize: (value: CodeKeySet): Buffer => Buffer.from(CodeKeySet.encode(value).finish()),
     responseDeserialize: (value: Buffer): CodeKeySet => CodeKeySet.decode(value),
   },
+  /**
+   * A signed, expiring link to a page showing the ticket and the QR code of its current code
+   * (decision 0035), served by ticketing behind the gateway.
+   */
+  createDeliveryLink: {
+    path: "/ticketing.v1.TicketService/CreateDeliveryLink" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateDeliveryLinkRequest): Buffer =>
+      Buffer.from(CreateDeliveryLinkRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateDeliveryLinkRequest => CreateDeliveryLinkRequest.decode(value),
+    responseSerialize: (value: DeliveryLink): Buffer => Buffer.from(DeliveryLink.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeliveryLink => DeliveryLink.decode(value),
+  },
 } as const;
 
 export interface TicketServiceServer extends UntypedServiceImplementation {
@@ -2230,6 +2393,11 @@ export interface TicketServiceServer extends UntypedServiceImplementation {
    * retired keys whose codes may still circulate. The same for every account.
    */
   listCodeKeys: handleUnaryCall<ListCodeKeysRequest, CodeKeySet>;
+  /**
+   * A signed, expiring link to a page showing the ticket and the QR code of its current code
+   * (decision 0035), served by ticketing behind the gateway.
+   */
+  createDeliveryLink: handleUnaryCall<CreateDeliveryLinkRequest, DeliveryLink>;
 }
 
 export interface TicketServiceClient extends Client {
@@ -2432,6 +2600,25 @@ export interface TicketServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CodeKeySet) => void,
+  ): ClientUnaryCall;
+  /**
+   * A signed, expiring link to a page showing the ticket and the QR code of its current code
+   * (decision 0035), served by ticketing behind the gateway.
+   */
+  createDeliveryLink(
+    request: CreateDeliveryLinkRequest,
+    callback: (error: ServiceError | null, response: DeliveryLink) => void,
+  ): ClientUnaryCall;
+  createDeliveryLink(
+    request: CreateDeliveryLinkRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeliveryLink) => void,
+  ): ClientUnaryCall;
+  createDeliveryLink(
+    request: CreateDeliveryLinkRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeliveryLink) => void,
   ): ClientUnaryCall;
 }
 

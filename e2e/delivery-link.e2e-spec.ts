@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_PATH } from '../tools/system/chromium';
+import { repoRoot } from '../tools/system/services';
+import { as, createAccount } from './support/api';
+import { onSale, sale } from './support/on-sale';
+
+const screenshots = path.join(repoRoot, '.data/e2e/screenshots');
+
+/** Delivery links opened in a real headless Chromium (Debian's, driven by playwright-core), through the gateway. */
+describe('delivery links in a real browser', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(screenshots, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the event, the holder and the QR code of the current code; a screenshot is kept', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api);
+    const issued = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 1, payment: { type: 'external', reference: 'o', amount: 2500 }, customer: { email: 'ann@example.com', name: 'Ann <Lee>' } }));
+    const ticket = issued.body.tickets[0];
+    const link = await api.post(`/v1/tickets/${ticket.id}/delivery_link`, {});
+    expect(link.status).toBe(200);
+    expect(link.body).toMatchObject({ object: 'ticket_delivery_link', ticket_id: ticket.id, url: expect.stringMatching(/\/d\/[\w-]+\.[\w-]+\.[\w-]+$/) });
+    expect(Date.parse(link.body.expires_at) - Date.now()).toBeGreaterThan(6 * 24 * 3600 * 1000);
+
+    const page = await browser.newPage();
+    const response = await page.goto(link.body.url);
+    expect(response?.status()).toBe(200);
+    expect(await page.locator('h1').textContent()).toBe('On-sale night');
+    expect(await page.locator('[data-holder]').textContent()).toBe('Ann <Lee>');
+    expect(await page.locator('[data-qr] svg').count()).toBe(1);
+    expect(await page.locator('[data-code]').textContent()).toBe(ticket.code);
+    await page.screenshot({ path: path.join(screenshots, 'delivery-link.png'), fullPage: true });
+
+    // The page follows the ticket: after a transfer it shows the new holder and the new code.
+    const moved = await api.post(`/v1/tickets/${ticket.id}/transfer`, { customer: { email: 'bo@example.com', name: 'Bo Chen' } });
+    await page.reload();
+    expect(await page.locator('[data-holder]').textContent()).toBe('Bo Chen');
+    expect(await page.locator('[data-code]').textContent()).toBe(moved.body.code);
+    await page.close();
+  });
+
+  it('shows a clear page, never a ticket, for a forged, expired or retired ticket’s link', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api);
+    const ticket = (await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 1, payment: { type: 'external', reference: 'o', amount: 2500 } }))).body.tickets[0];
+    const { url } = (await api.post(`/v1/tickets/${ticket.id}/delivery_link`, { ttl_seconds: 60 })).body;
+    const page = await browser.newPage();
+
+    const [head, payload, signature] = url.split('/d/')[1].split('.');
+    const forged = `${url.split('/d/')[0]}/d/${head}.${payload}.${signature.slice(0, -3)}abc`;
+    expect((await page.goto(forged))?.status()).toBe(404);
+    expect(await page.locator('[data-refused]').getAttribute('data-refused')).toBe('invalid');
+    expect(await page.locator('[data-qr]').count()).toBe(0);
+    await page.screenshot({ path: path.join(screenshots, 'delivery-link-forged.png') });
+
+    await api.post(`/v1/tickets/${ticket.id}/revoke`, { reason: 'Fraud' });
+    expect((await page.goto(url))?.status()).toBe(200);
+    expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('revoked');
+    expect(await page.locator('[data-qr]').count()).toBe(0);
+
+    const refused = await api.post(`/v1/tickets/${ticket.id}/delivery_link`, { ttl_seconds: 59 });
+    expect(refused.body.error).toMatchObject({ code: 'parameter_invalid', param: 'ttl_seconds' });
+    await page.close();
+  });
+});
