@@ -49,6 +49,11 @@ const ticketingEnv = z.object({
   PAGES_PORT: port(DEFAULT_PORTS.ticketing.pages),
   /** The gateway's public address, the start of every delivery link. */
   PUBLIC_BASE_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.gateway.http}`),
+  /**
+   * How many issuances that hold their units do their database work at once; the others wait
+   * their turn, first come first served, so under a rush each finishes early instead of all late.
+   */
+  ISSUANCE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   /** Holds the waiting rooms' queues (decision 0034). */
   REDIS_URL: redisUrl,
   /** Catalog, which owns the inventory tickets are issued from. */

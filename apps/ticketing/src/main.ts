@@ -66,6 +66,7 @@ void runService({
       queues: new QueueStore(redis, ADMISSION_TOKEN_TTL_SECONDS * 1000),
       admissionTokens: new AdmissionTokens(config.INTERNAL_TOKEN_SECRET),
       deliveryLinks: new DeliveryLinks(config.INTERNAL_TOKEN_SECRET, config.PUBLIC_BASE_URL),
+      issuanceConcurrency: config.ISSUANCE_CONCURRENCY,
     };
     const pages = await startTicketPageServer(config.PAGES_PORT, { prisma, catalog, links: dependencies.deliveryLinks, logger });
     const endpoints = await startEndpoints({

@@ -48,6 +48,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     queues: new QueueStore(redis, 600_000),
     admissionTokens,
     deliveryLinks: new DeliveryLinks(tokenSecret, 'http://gateway.test'),
+    issuanceConcurrency: 8,
   });
   let ticketingServer: RunningGrpcServer;
   let catalogClients: CatalogClients;

@@ -1,5 +1,6 @@
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { Logger } from '@ticketing/observability';
+import pLimit from 'p-limit';
 import { ticketingV1 } from '@ticketing/contracts';
 import { idempotentWrites } from '@ticketing/db';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
@@ -41,6 +42,8 @@ export interface TicketingDependencies {
   queues: QueueStore;
   admissionTokens: AdmissionTokens;
   deliveryLinks: DeliveryLinks;
+  /** How many held issuances do their database work at once; the rest wait their turn. */
+  issuanceConcurrency: number;
 }
 
 /**
@@ -50,14 +53,22 @@ export interface TicketingDependencies {
  */
 export function ticketingGrpcServices(
   client: PrismaClient,
-  { catalog, codes, queues, admissionTokens, deliveryLinks }: TicketingDependencies,
+  { catalog, codes, queues, admissionTokens, deliveryLinks, issuanceConcurrency }: TicketingDependencies,
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const prisma = idempotentWrites(client, currentIdempotentCall);
   const createCustomer = new CreateCustomerUseCase(prisma);
   const getCustomer = new GetCustomerUseCase(prisma);
   const gate = new AdmissionGate(client, admissionTokens);
-  const issueTickets = new IssueTicketsUseCase(prisma, catalog, new DriveIssuanceUseCase(client, catalog, codes), gate, options.logger, () => currentIdempotentCall() !== undefined);
+  const issueTickets = new IssueTicketsUseCase(
+    prisma,
+    catalog,
+    new DriveIssuanceUseCase(client, catalog, codes),
+    gate,
+    options.logger,
+    () => currentIdempotentCall() !== undefined,
+    pLimit(issuanceConcurrency),
+  );
   const getTicket = new GetTicketUseCase(prisma);
   const listTickets = new ListTicketsUseCase(prisma);
   const listComps = new ListCompsUseCase(prisma);

@@ -1,5 +1,6 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
+import pLimit from 'p-limit';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
 import { outcomeOf, type Outcome } from '../call-outcomes';
@@ -54,6 +55,12 @@ export class IssueTicketsUseCase {
     private readonly logger: Logger,
     /** Whether this call runs under an Idempotency-Key, so an earlier call may have recorded its issuance. */
     private readonly mayReplay: () => boolean,
+    /**
+     * Runs the database work of held issuances a few at a time, first come first served. Under a
+     * rush, hundreds of issuances interleaving on ten pooled connections all finish late together,
+     * past their callers' deadlines; in turn, each finishes as soon as its own work is done.
+     */
+    private readonly inTurn: pLimit.Limit = pLimit(Number.POSITIVE_INFINITY),
   ) {}
 
   /** A sale of an event whose waiting room is enabled needs an admission token (decision 0034); comps do not. */
@@ -72,6 +79,10 @@ export class IssueTicketsUseCase {
     const held = await outcomeOf(this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: request.kind }));
     // With no earlier call to replay, a refusal (sold out) ends here, without touching the database.
     if ('error' in held && !this.mayReplay()) throw held.error;
+    return this.inTurn(() => this.recordAndDrive(claims, tenant, request, id, held));
+  }
+
+  private async recordAndDrive(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string, held: Outcome<HeldUnits>): Promise<IssuedTickets> {
     const prepared = 'error' in held ? held : await outcomeOf(this.prepare(claims, tenant, request, held.value));
     let issuance: TicketingIssuance;
     try {

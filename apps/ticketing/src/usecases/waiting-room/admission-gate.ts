@@ -1,8 +1,18 @@
 import type { Tenant } from '@ticketing/auth';
+import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../db';
 import { admissionRefused } from '../../domain/waiting-room';
 import { EventSettingsRepository } from '../../repositories/event-settings.repository';
 import type { AdmissionTokens } from '../../waiting-room/admission-tokens';
+
+/**
+ * How long this process trusts what it read of an event's waiting room. Every sale asks, before
+ * anything else, so under an on-sale rush a database read per request would queue every
+ * request, sold-out ones included, behind the connection pool; a second of staleness is within
+ * what the copy already lags catalog by (decision 0034).
+ */
+const SETTING_TTL_MS = 1_000;
+const MAX_CACHED_EVENTS = 10_000;
 
 /**
  * What issuance asks of the waiting room (decision 0034): while the event's room is enabled, a
@@ -10,6 +20,8 @@ import type { AdmissionTokens } from '../../waiting-room/admission-tokens';
  * issuance, whose unique index refuses a second use. Events without an enabled room pass.
  */
 export class AdmissionGate {
+  private readonly roomEnabled = new LRUCache<string, { enabled: boolean }>({ max: MAX_CACHED_EVENTS, ttl: SETTING_TTL_MS });
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly tokens: AdmissionTokens,
@@ -17,11 +29,20 @@ export class AdmissionGate {
 
   /** The admitted entry this issuance uses, or null when the event sells without a waiting room. */
   async admit(tenant: Tenant, eventId: string, token: string): Promise<string | null> {
-    const settings = await new EventSettingsRepository(this.prisma).find(tenant, eventId);
-    if (!settings?.waiting_room_enabled) return null;
+    if (!(await this.isRoomEnabled(tenant, eventId))) return null;
     if (!token) throw admissionRefused('required', eventId);
     const admission = this.tokens.verify(token);
     if (!admission || admission.eventId !== eventId) throw admissionRefused('invalid', eventId);
     return admission.entryId;
+  }
+
+  private async isRoomEnabled(tenant: Tenant, eventId: string): Promise<boolean> {
+    const key = `${tenant.accountId}/${tenant.mode}/${eventId}`;
+    let known = this.roomEnabled.get(key);
+    if (!known) {
+      known = { enabled: (await new EventSettingsRepository(this.prisma).find(tenant, eventId))?.waiting_room_enabled ?? false };
+      this.roomEnabled.set(key, known);
+    }
+    return known.enabled;
   }
 }
