@@ -5,8 +5,12 @@ import { queryServiceDatabase } from './support/databases';
 import { kill, restart } from './support/processes';
 import { readPids } from './support/system';
 
-/** The re-driver, quick enough for a test: pending issuances still for a second are driven on every half second. */
-const QUICK_REDRIVE = { REDRIVE_INTERVAL_MS: '500', REDRIVE_AFTER_MS: '1000' };
+/**
+ * The re-driver, quick enough for a test: pending issuances still for a second are driven on
+ * every half second. All ten issuances of the rush run at once (ISSUANCE_CONCURRENCY would
+ * otherwise queue two of them behind the rest), so all ten are sold when the kill lands.
+ */
+const QUICK_REDRIVE = { REDRIVE_INTERVAL_MS: '500', REDRIVE_AFTER_MS: '1000', ISSUANCE_CONCURRENCY: '10' };
 /**
  * Catalog holds each reply this long after its commit. An issuance's calls are hold, quote and
  * commit, so at 1.5 s each its units are committed in catalog at about 3.1 s while the reply
