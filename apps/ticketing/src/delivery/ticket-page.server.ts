@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory } from '../catalog/catalog-inventory';
 import type { PrismaClient } from '../db';
+import { claimsForTenant } from '../tenant-claims';
 import { CustomerRepository } from '../repositories/customer.repository';
 import { TicketRepository } from '../repositories/ticket.repository';
 import { DELIVERY_PAGE_PREFIX, type DeliveryLinks } from './delivery-links';
@@ -50,7 +50,7 @@ async function renderLink(token: string, { prisma, catalog, links }: { prisma: P
   if (!ticket) return { status: 404, html: linkRefusedPage('missing') };
   const [holder, event] = await Promise.all([
     new CustomerRepository(prisma).findById(tenant, ticket.customer_id),
-    catalog.eventFacts({ request_id: newId('req'), tenant: { account_id: tenant.accountId, mode: tenant.mode } }, ticket.event_id),
+    catalog.eventFacts(claimsForTenant(tenant), ticket.event_id),
   ]);
   return { status: 200, html: await ticketPage(ticket, { eventName: event.name, startsAt: event.startsAt, holderName: holder?.name ?? holder?.email ?? '' }) };
 }

@@ -1,6 +1,5 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
-import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
@@ -10,10 +9,10 @@ import type { TicketingTicket } from '../../domain/ticket';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import { UpgradeRepository, type TicketUpgrade } from '../../repositories/upgrade.repository';
 import { isRefusal } from '../call-outcomes';
+import { redriveStalled } from '../redrive-stalled';
 import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
 import { newChange } from './change-message';
 
-const BATCH = 100;
 
 /**
  * Takes a recorded upgrade as far as it can go (decision 0032), as DriveIssuanceUseCase does an
@@ -67,23 +66,14 @@ export class DriveUpgradeUseCase {
   }
 
   /** Pending upgrades that have not moved for `stalledForMs`, driven now; answers how many were settled. */
-  async redrive(stalledForMs: number, clock: () => Date = () => new Date()): Promise<number> {
-    const upgrades = new UpgradeRepository(this.prisma);
-    let settled = 0;
-    for (const { id, tenant } of await upgrades.stalled(new Date(clock().getTime() - stalledForMs), BATCH)) {
-      const claims: InternalClaims = { request_id: newId('req'), tenant: { account_id: tenant.accountId, mode: tenant.mode } };
-      try {
-        await this.execute(claims, tenant, id);
-        settled += 1;
-      } catch (error) {
-        if (isRefusal(error)) {
-          settled += 1;
-          continue;
-        }
-        this.logger.warn({ err: error, change_id: id }, 'a stalled upgrade could not be driven on; it waits for the next pass');
-        await upgrades.postpone(id, clock());
-      }
-    }
-    return settled;
+  redrive(stalledForMs: number, clock: () => Date = () => new Date()): Promise<number> {
+    return redriveStalled({
+      what: 'upgrade',
+      records: new UpgradeRepository(this.prisma),
+      drive: (claims, tenant, id) => this.execute(claims, tenant, id),
+      stalledForMs,
+      logger: this.logger,
+      clock,
+    });
   }
 }

@@ -1,8 +1,8 @@
 import type { InternalClaims } from '@ticketing/auth';
-import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
+import { claimsForTenant } from '../../tenant-claims';
 import { TicketChangeRepository, type PendingReturn } from '../../repositories/ticket-change.repository';
 
 const BATCH = 100;
@@ -41,8 +41,7 @@ export class ReturnUnitsUseCase {
     const pending = await new TicketChangeRepository(this.prisma).pendingReturns(new Date(this.clock().getTime() - stalledForMs), BATCH);
     let returned = 0;
     for (const unit of pending) {
-      const claims: InternalClaims = { request_id: newId('req'), tenant: { account_id: unit.tenant.accountId, mode: unit.tenant.mode } };
-      if (await this.returnUnit(claims, unit)) returned += 1;
+      if (await this.returnUnit(claimsForTenant(unit.tenant), unit)) returned += 1;
     }
     return returned;
   }
