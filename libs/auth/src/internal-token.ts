@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import type { KeyKind, Mode } from './scopes';
@@ -82,4 +82,12 @@ export function verifiedInternalToken(token: string, secret: string): InternalPr
   const { principal, expiresAtMs } = verifyWithExpiry(token, secret);
   verifiedTokens.set(cacheKey, principal, { ttl: Math.max(1, expiresAtMs - Date.now()) });
   return principal;
+}
+
+/**
+ * A key for one purpose of a service's own (admission tokens, delivery links), derived from the
+ * internal token secret with HKDF: nothing more to configure, and no two purposes share a key.
+ */
+export function keyDerivedFromInternalSecret(secret: string, purpose: string): KeyObject {
+  return createSecretKey(Buffer.from(hkdfSync('sha256', secret, '', purpose, 32)));
 }

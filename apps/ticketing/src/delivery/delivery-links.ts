@@ -1,6 +1,6 @@
-import { createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { isMode, type Tenant } from '@ticketing/auth';
+import { isMode, keyDerivedFromInternalSecret, type Tenant } from '@ticketing/auth';
 
 const ALGORITHM = 'HS256';
 const AUDIENCE = 'ticket-page';
@@ -25,7 +25,7 @@ export class DeliveryLinks {
     internalSecret: string,
     private readonly publicBaseUrl: string,
   ) {
-    this.key = createSecretKey(Buffer.from(hkdfSync('sha256', internalSecret, '', 'ticketing delivery links', 32)));
+    this.key = keyDerivedFromInternalSecret(internalSecret, 'ticketing delivery links');
   }
 
   create(claims: DeliveryLinkClaims, expiresAt: Date): string {

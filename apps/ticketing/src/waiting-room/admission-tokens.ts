@@ -1,5 +1,6 @@
-import { createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { keyDerivedFromInternalSecret } from '@ticketing/auth';
 
 const ALGORITHM = 'HS256';
 const AUDIENCE = 'ticketing-issuance';
@@ -18,7 +19,7 @@ export class AdmissionTokens {
   private readonly key: KeyObject;
 
   constructor(internalSecret: string) {
-    this.key = createSecretKey(Buffer.from(hkdfSync('sha256', internalSecret, '', 'ticketing admission tokens', 32)));
+    this.key = keyDerivedFromInternalSecret(internalSecret, 'ticketing admission tokens');
   }
 
   sign(admission: Admission, expiresAt: Date): string {
