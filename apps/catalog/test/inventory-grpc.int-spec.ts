@@ -3,7 +3,9 @@ import { catalogV1 } from '@ticketing/contracts';
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
+import type { ReservationRequest } from '../src/domain/reservation';
 import { catalogGrpcServices } from '../src/grpc/services';
+import { ReservationRepository } from '../src/repositories/reservation.repository';
 import { ReleaseExpiredReservationsUseCase } from '../src/usecases/release-expired-reservations/release-expired-reservations.usecase';
 import { useCatalogDatabase } from './support/catalog-database';
 import { createEventRequest, createTierRequest, updateEventRequest } from './support/requests';
@@ -206,6 +208,54 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     expect(sum).toBeLessThanOrEqual(50);
     expect(await counters(tierId)).toEqual({ held: sum, sold: 0 });
     expect(await reservationCount(tierId)).toBe(taken.length);
+  });
+
+  describe('group reservation (decision 0036)', () => {
+    const entry = (eventId: string, tierId: string, fields: Partial<ReservationRequest> = {}) => ({
+      request: { id: newId('iss'), event_id: eventId, tier_id: tierId, kind: 'sale' as const, quantity: 1, expires_at: new Date(Date.now() + 60_000), ...fields },
+      at: new Date(),
+    });
+
+    it('decides the reservations of one statement in order, against the counters the earlier ones left', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 3, max_per_order: 2 });
+      const first = entry(eventId, tierId, { quantity: 2 });
+      const batch = [first, entry(eventId, tierId, { quantity: 2 }), entry(eventId, tierId), { ...first, at: new Date() }, entry(eventId, tierId, { kind: 'comp' })];
+      const outcomes = await new ReservationRepository(catalog.prisma).reserveAll({ accountId: claims.tenant!.account_id, mode: 'test' }, eventId, tierId, batch);
+      expect(outcomes.map((outcome) => [outcome.outcome, 'tier' in outcome ? outcome.tier.held : null])).toEqual([
+        ['taken', 2],
+        ['refused', 2],
+        ['taken', 3],
+        ['not_claimed', null],
+        ['refused', 3],
+      ]);
+      expect(await counters(tierId)).toEqual({ held: 3, sold: 0 });
+      const kept = await catalog.prisma.inventoryReservation.findMany({ where: { tier_id: tierId }, select: { id: true, quantity: true } });
+      expect(kept.map((reservation) => reservation.id).sort()).toEqual([first.request.id, batch[2]!.request.id].sort());
+    });
+
+    it('claims nothing for a tier the tenant does not have in that event', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims);
+      const outcomes = await new ReservationRepository(catalog.prisma).reserveAll({ accountId: newId('acct'), mode: 'test' }, eventId, tierId, [entry(eventId, tierId), entry(eventId, tierId)]);
+      expect(outcomes).toEqual([{ outcome: 'not_claimed' }, { outcome: 'not_claimed' }]);
+      expect(await reservationCount(tierId)).toBe(0);
+    });
+
+    it('takes the reservations of a tier that arrive together in fewer statements than reservations', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 30, max_per_order: 1 });
+      const statements = jest.spyOn(ReservationRepository.prototype, 'reserveAll');
+      try {
+        const outcomes = await Promise.all(Array.from({ length: 40 }, () => reserve(claims, { event_id: eventId, tier_id: tierId }).then(() => 'held', (error: { code: string }) => error.code)));
+        expect(outcomes.filter((outcome) => outcome === 'held')).toHaveLength(30);
+        expect(outcomes.filter((outcome) => outcome === 'sold_out')).toHaveLength(10);
+        expect(statements.mock.calls.length).toBeLessThan(20);
+      } finally {
+        statements.mockRestore();
+      }
+      expect(await counters(tierId)).toEqual({ held: 30, sold: 0 });
+    });
   });
 
   describe('expiry', () => {

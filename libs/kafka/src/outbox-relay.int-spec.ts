@@ -202,6 +202,30 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
       expect(await listeners()).toEqual([]);
     });
 
+    it('lingers after a commit, so the commits of a busy moment leave in one send', async () => {
+      const sends: number[] = [];
+      const counting: OutboxProducer = {
+        connect: () => producer.connect(),
+        sendBatch: (batch) => {
+          sends.push(batch.topicMessages!.reduce((count, { messages }) => count + messages.length, 0));
+          return producer.sendBatch(batch);
+        },
+      };
+      const relay = new OutboxRelay({ databaseUrl: url, producer: counting, logger, pollIntervalMs: 600_000, lingerMs: 500 });
+      relay.start();
+      try {
+        await waitFor('the relay to listen', async () => ((await listeners()).length === 1 ? true : undefined));
+        const messages = [];
+        // Twenty commits, each waking the relay: without the linger, the first wake-up sends alone.
+        for (let n = 0; n < 20; n += 1) messages.push(await enqueue(`agg_${randomUUID()}`, n));
+        for (const message of messages) await published(message.id);
+      } finally {
+        await relay.stop();
+      }
+      expect(sends.reduce((sum, count) => sum + count, 0)).toBe(20);
+      expect(sends.length).toBeLessThanOrEqual(2);
+    });
+
     it('listens again after losing its connection', async () => {
       const relay = sleepyRelay();
       relay.start();

@@ -51,27 +51,36 @@ function tierFromJson(json: TierJson): CatalogTier {
  * Reservations and the tier counters they move (decision 0029). Every write to `held` and `sold`
  * is SQL here, because each is a conditional update Prisma cannot express, and each is one
  * statement that changes the reservation rows and the counters together, so they always agree
- * and a tier's row is never locked across a round trip. Lock order is always the reservation
- * row, then its tier row.
+ * and a tier's row is never locked across a round trip. Settlements, returns and the sweeper
+ * lock a reservation row, then its tier row; taking reservations locks the tier row, then writes
+ * new reservation rows, which no other statement holds.
  */
 export class ReservationRepository {
   constructor(private readonly db: CatalogDb) {}
 
   /**
-   * Claims the id and holds the units in one statement (the `reserve_inventory` function), if
-   * the tenant has the tier in that event, the id is new and every rule holds at `at`: enough
-   * units left, and for a sale a published event, an open sales window and a quantity within
-   * the per-order limits; for a comp, an event not yet canceled or completed. A refusal answers
-   * the tier and event status it was refused on, so explaining it costs no further query.
+   * Takes the reservations of one tier of one event in one statement (the
+   * `reserve_inventory_batch` function, decision 0036), deciding each in order against the
+   * counters the earlier ones left: claims its id and holds its units if the tenant has the tier
+   * in that event, the id is new and every rule holds at its instant: enough units left, and for
+   * a sale a published event, an open sales window and a quantity within the per-order limits;
+   * for a comp, an event not yet canceled or completed. A refusal answers the tier and event
+   * status it was refused on, so explaining it costs no further query. One outcome per request.
    */
-  async reserve(tenant: Tenant, request: ReservationRequest, at: Date): Promise<ReserveOutcome> {
-    const [row] = await this.db.$queryRaw<Array<{ outcome: ReserveOutcome['outcome']; event_status: string | null; tier: TierJson | null }>>`
-      SELECT outcome, event_status, tier FROM reserve_inventory(${request.id}, ${tenant.accountId}, ${tenant.mode}, ${request.event_id}, ${request.tier_id},
-        ${request.kind}, ${request.quantity}::int, ${request.expires_at}::timestamptz, ${at}::timestamptz)`;
-    if (!row) throw new Error('reserve_inventory answered no row');
-    if (row.outcome === 'not_claimed') return { outcome: 'not_claimed' };
-    const tier = tierFromJson(row.tier!);
-    return row.outcome === 'taken' ? { outcome: 'taken', tier } : { outcome: 'refused', tier, eventStatus: eventStatus(row.event_status!) };
+  async reserveAll(tenant: Tenant, eventId: string, tierId: string, requests: ReadonlyArray<{ request: ReservationRequest; at: Date }>): Promise<ReserveOutcome[]> {
+    const column = <T>(pick: (entry: { request: ReservationRequest; at: Date }) => T) => requests.map(pick);
+    const rows = await this.db.$queryRaw<Array<{ ordinal: number; outcome: ReserveOutcome['outcome']; event_status: string | null; tier: TierJson | null }>>`
+      SELECT ordinal, outcome, event_status, tier FROM reserve_inventory_batch(${tenant.accountId}, ${tenant.mode}, ${eventId}, ${tierId},
+        ${column((entry) => entry.request.id)}::text[], ${column((entry) => entry.request.kind)}::text[], ${column((entry) => entry.request.quantity)}::int[],
+        ${column((entry) => entry.request.expires_at)}::timestamptz[], ${column((entry) => entry.at)}::timestamptz[])`;
+    if (rows.length !== requests.length) throw new Error(`reserve_inventory_batch answered ${rows.length} rows for ${requests.length} reservations`);
+    return rows
+      .sort((a, b) => a.ordinal - b.ordinal)
+      .map((row): ReserveOutcome => {
+        if (row.outcome === 'not_claimed') return { outcome: 'not_claimed' };
+        const tier = tierFromJson(row.tier!);
+        return row.outcome === 'taken' ? { outcome: 'taken', tier } : { outcome: 'refused', tier, eventStatus: eventStatus(row.event_status!) };
+      });
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import type { PrismaClient } from '../../db';
 import type { EventStatus } from '../../domain/event-status';
+import { GroupCommit } from '@ticketing/db';
 import { requiredIdParam } from '@ticketing/fields';
 import {
   assertSameReservation,
@@ -14,7 +15,7 @@ import {
 } from '../../domain/reservation';
 import type { CatalogTier } from '../../domain/tier';
 import { EventRepository } from '../../repositories/event.repository';
-import { ReservationRepository } from '../../repositories/reservation.repository';
+import { ReservationRepository, type ReserveOutcome } from '../../repositories/reservation.repository';
 import { TierRepository } from '../../repositories/tier.repository';
 
 export interface ReserveInventoryCommand {
@@ -31,17 +32,33 @@ function heldReservation(tenant: Tenant, request: ReservationRequest, at: Date):
   return { id, mode: tenant.mode, event_id, tier_id, kind, quantity, status: 'held', expires_at, created_at: at, committed_at: null, released_at: null };
 }
 
+/** A reservation waiting to be taken with the others of its tier. */
+interface PendingReservation {
+  tenant: Tenant;
+  request: ReservationRequest;
+  at: Date;
+}
+
 /**
- * Holds units of a tier (decision 0029): one statement records the reservation under the
+ * Holds units of a tier (decisions 0029, 0036): one statement records the reservation under the
  * caller's id and takes the units with a conditional update of the tier's row, or changes
- * nothing and answers why not. The same id again finds the reservation and answers with it as
- * it is now.
+ * nothing and answers why not. The reservations of a tier that arrive while its previous
+ * statement runs go together in the next one (group commit), so a rush on one tier costs a
+ * statement per batch, not per buyer. The same id again finds the reservation and answers with
+ * it as it is now.
  */
 export class ReserveInventoryUseCase {
+  private readonly batches: GroupCommit<PendingReservation, ReserveOutcome>;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.batches = new GroupCommit((_key, pending) => {
+      const [{ tenant, request }] = pending as [PendingReservation];
+      return new ReservationRepository(this.prisma).reserveAll(tenant, request.event_id, request.tier_id, pending);
+    });
+  }
 
   async execute(tenant: Tenant, command: ReserveInventoryCommand): Promise<ReservationView> {
     const at = this.clock();
@@ -53,7 +70,8 @@ export class ReserveInventoryUseCase {
       quantity: validQuantity(command.quantity),
       expires_at: new Date(at.getTime() + validTtlSeconds(command.ttl_seconds) * 1000),
     };
-    const outcome = await new ReservationRepository(this.prisma).reserve(tenant, request, at);
+    const tierKey = `${tenant.accountId}/${tenant.mode}/${request.event_id}/${request.tier_id}`;
+    const outcome = await this.batches.run(tierKey, { tenant, request, at });
     switch (outcome.outcome) {
       case 'taken':
         return { reservation: heldReservation(tenant, request, at), tier: outcome.tier };

@@ -1,0 +1,71 @@
+-- Group reservation (decision 0036): the reservations of one tier that arrive together are taken
+-- in one statement, which locks the tier's row once, decides each in arrival order against the
+-- counters as the earlier ones left them, and writes the row once. An on-sale rush then costs one
+-- transaction (one WAL flush, one row lock) per batch instead of one per buyer, and the rush no
+-- longer fills the connection pool with statements queued on the same row lock.
+--
+-- For each item i (ids, kinds, quantities, expiries and instants are parallel arrays), in order:
+-- claims the id, then holds the quantity only if every rule holds at p_at[i] (capacity; for a
+-- sale a published event, an open sales window and the per-order limits; for a comp, an event
+-- that is not canceled or completed); if the rules refuse, the claim is undone. Answers one row
+-- per item, by ordinal:
+--   taken        the units are held; tier is the tier after this item
+--   refused      nothing changed for this item; tier and event_status as they were, to explain it
+--   not_claimed  the id already exists, or the tenant has no such tier in that event
+CREATE FUNCTION reserve_inventory_batch(
+  p_account_id text, p_mode text, p_event_id text, p_tier_id text,
+  p_ids text[], p_kinds text[], p_quantities integer[], p_expires_at timestamptz[], p_at timestamptz[]
+) RETURNS TABLE (ordinal integer, outcome text, event_status text, tier json) LANGUAGE plpgsql AS $$
+DECLARE
+  t tiers;
+  status_now text;
+  currency_now text;
+  i integer;
+  changed boolean := false;
+BEGIN
+  SELECT * INTO t FROM tiers
+   WHERE tiers.id = p_tier_id AND tiers.event_id = p_event_id AND tiers.account_id = p_account_id AND tiers.mode = p_mode
+     FOR UPDATE;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT g::integer, 'not_claimed'::text, NULL::text, NULL::json FROM generate_subscripts(p_ids, 1) AS g;
+    RETURN;
+  END IF;
+  SELECT e.status, e.currency INTO status_now, currency_now FROM events e WHERE e.id = t.event_id;
+
+  FOR i IN 1 .. coalesce(array_length(p_ids, 1), 0) LOOP
+    ordinal := i;
+    INSERT INTO inventory_reservations (id, account_id, mode, event_id, tier_id, kind, quantity, status, expires_at, created_at)
+    VALUES (p_ids[i], t.account_id, t.mode, t.event_id, t.id, p_kinds[i], p_quantities[i], 'held', p_expires_at[i], p_at[i])
+    ON CONFLICT (id) DO NOTHING;
+    IF NOT FOUND THEN
+      outcome := 'not_claimed'; event_status := NULL; tier := NULL;
+      RETURN NEXT;
+      CONTINUE;
+    END IF;
+
+    IF t.held + t.sold + p_quantities[i] <= t.capacity
+       AND (status_now = 'published' OR (status_now = 'draft' AND p_kinds[i] = 'comp'))
+       AND (p_kinds[i] = 'comp' OR (
+             (t.sales_start_at IS NULL OR t.sales_start_at <= p_at[i]) AND (t.sales_end_at IS NULL OR t.sales_end_at > p_at[i])
+             AND p_quantities[i] >= t.min_per_order AND (t.max_per_order IS NULL OR p_quantities[i] <= t.max_per_order))) THEN
+      t.held := t.held + p_quantities[i];
+      t.updated_at := p_at[i];
+      changed := true;
+      outcome := 'taken';
+    ELSE
+      DELETE FROM inventory_reservations r WHERE r.id = p_ids[i];
+      outcome := 'refused';
+    END IF;
+    event_status := status_now;
+    tier := tier_json(t, currency_now);
+    RETURN NEXT;
+  END LOOP;
+
+  IF changed THEN
+    UPDATE tiers SET held = t.held, updated_at = t.updated_at WHERE tiers.id = t.id;
+  END IF;
+END
+$$;
+
+-- Replaced by reserve_inventory_batch (a batch of one is the single case).
+DROP FUNCTION reserve_inventory(text, text, text, text, text, text, integer, timestamptz, timestamptz);

@@ -1,0 +1,54 @@
+/**
+ * Group commit: calls that would each run the same statement on the same hot row run as one
+ * statement for many. Per key (a tier, say), one batch runs at a time; the calls that arrive
+ * while it runs wait and go together in the next. A lone call runs at once, so nothing waits
+ * for a timer at low load, and under load a batch is as large as the load made it, up to
+ * `maxBatch`. `runBatch` answers one result per item, in order: a value, or an Error that only
+ * that item's caller receives; if it throws, every item of the batch receives the error.
+ */
+export class GroupCommit<Item, Result> {
+  private readonly queues = new Map<string, Array<Waiting<Item, Result>>>();
+
+  constructor(
+    private readonly runBatch: (key: string, items: Item[]) => Promise<Array<Result | Error>>,
+    private readonly maxBatch = 100,
+  ) {}
+
+  run(key: string, item: Item): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      const queue = this.queues.get(key);
+      if (queue) {
+        queue.push({ item, resolve, reject });
+        return;
+      }
+      this.queues.set(key, [{ item, resolve, reject }]);
+      void this.drain(key);
+    });
+  }
+
+  /** Runs the key's batches one after another until no call is waiting, then forgets the key. */
+  private async drain(key: string): Promise<void> {
+    const queue = this.queues.get(key)!;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, this.maxBatch);
+      try {
+        const results = await this.runBatch(key, batch.map((waiting) => waiting.item));
+        if (results.length !== batch.length) throw new Error(`group commit answered ${results.length} results for ${batch.length} items`);
+        batch.forEach((waiting, index) => {
+          const result = results[index]!;
+          if (result instanceof Error) waiting.reject(result);
+          else waiting.resolve(result);
+        });
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    this.queues.delete(key);
+  }
+}
+
+interface Waiting<Item, Result> {
+  item: Item;
+  resolve(result: Result): void;
+  reject(error: unknown): void;
+}
