@@ -12,12 +12,12 @@ import { readPids } from './support/system';
  */
 const QUICK_REDRIVE = { REDRIVE_INTERVAL_MS: '500', REDRIVE_AFTER_MS: '1000', ISSUANCE_CONCURRENCY: '10' };
 /**
- * Catalog holds each reply this long after its commit. An issuance's calls are hold, quote and
- * commit, so at 1.5 s each its units are committed in catalog at about 3.1 s while the reply
- * comes at about 4.6 s: a kill at 3.8 s lands between the two.
+ * Catalog holds each reply this long after its commit. An issuance's calls are hold (priced)
+ * and commit, so at 2 s each its units are committed in catalog at about 2.1 s while the reply
+ * comes at about 4.1 s: a kill at 3.1 s lands between the two.
  */
-const SLOW_CATALOG = { REPLY_DELAY_MS: '1500' };
-const KILL_AFTER_MS = 3800;
+const SLOW_CATALOG = { REPLY_DELAY_MS: '2000' };
+const KILL_AFTER_MS = 3100;
 const PRICE = 2500;
 
 /**

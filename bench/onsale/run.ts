@@ -1,16 +1,20 @@
 /**
  * On-sale benchmark: autocannon sends issuance requests (POST /v1/events/{id}/tickets, one ticket
- * each) at a fixed concurrency for a tier of `capacity`, 20 % more requests than the capacity,
- * through the whole system (gateway → ticketing → catalog → PostgreSQL). It prints tickets
- * issued per second, p50 and p99 latency, how the requests ended, and the CPU milliseconds per
- * issued ticket of every process; then checks that exactly the capacity was sold. In the same
- * run, pgbench measures PostgreSQL's own rate for the single-row conditional update every sale
- * rests on (`UPDATE … SET held = held + 1 WHERE held + sold + 1 <= capacity`, one row, the same
- * concurrency), the baseline the issuance rate is compared with. Last, one JSON line:
+ * each, every one another buyer) at a fixed concurrency for a tier of `capacity`, by default
+ * 20 % more requests than the capacity, through the whole system (gateway → ticketing → catalog
+ * → PostgreSQL). It prints tickets issued per second, p50 and p99 latency, how the requests
+ * ended, and the CPU milliseconds per issued ticket of every process; then checks that exactly
+ * the capacity was sold. In the same run, pgbench measures PostgreSQL's own rate for the
+ * single-row conditional update every sale rests on (`UPDATE … SET held = held + 1 WHERE held +
+ * sold + 1 <= capacity`, one row, the same concurrency up to 50 clients), the baseline the
+ * issuance rate is compared with. Last, one JSON line:
  *
  *   {"issued":…,"capacity":…,"issued_per_s":…,"pgbench_tps":…,"ratio":…,"p99_ms":…}
  *
- *   npm run bench:onsale [-- --capacity 2000 --connections 50 --cpu-prof]
+ *   npm run bench:onsale [-- --capacity 2000 --requests 2400 --connections 50 --cpu-prof]
+ *
+ * The issue's rush (2,000 requests at once for 500 tickets) is
+ *   npm run bench:onsale -- --capacity 500 --requests 2000 --connections 2000
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -26,9 +30,13 @@ import { cpuSpent, snapshotCpu } from '../support/process-usage';
 
 const PRICE = 2500;
 const PGBENCH_SECONDS = 10;
+/** PostgreSQL's connection limit (100) leaves room for the services' pools beside this many. */
+const PGBENCH_MAX_CLIENTS = 50;
 
 interface Options {
   capacity: number;
+  /** Issuance requests in all; more than the capacity, so the tier sells out. */
+  requests: number;
   connections: number;
 }
 
@@ -69,9 +77,15 @@ async function ticketsListed(api: ReturnType<typeof as>, eventId: string): Promi
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { capacity: { type: 'string', default: '2000' }, connections: { type: 'string', default: '50' }, 'cpu-prof': { type: 'boolean', default: false } },
+    options: {
+      capacity: { type: 'string', default: '2000' },
+      requests: { type: 'string' },
+      connections: { type: 'string', default: '50' },
+      'cpu-prof': { type: 'boolean', default: false },
+    },
   });
-  const options: Options = { capacity: Number(values.capacity), connections: Number(values.connections) };
+  const capacity = Number(values.capacity);
+  const options: Options = { capacity, requests: values.requests ? Number(values.requests) : Math.ceil(capacity * 1.2), connections: Number(values.connections) };
   const system = await startBenchSystem({ cpuProfile: values['cpu-prof'] });
   try {
     const { secret_key: key } = await createAccount('bench');
@@ -80,16 +94,18 @@ async function main(): Promise<void> {
     const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: options.capacity });
     await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
 
-    const requests = Math.ceil(options.capacity * 1.2);
+    const { requests } = options;
     console.log(`autocannon: ${requests} issuance requests of 1 ticket, ${options.connections} connections, tier capacity ${options.capacity}`);
-    const body = JSON.stringify({ tier_id: tier.body.id, quantity: 1, customer: { email: 'fan@example.com' }, payment: { type: 'external', reference: 'bench', amount: PRICE } });
+    // Every request is another buyer, as in a real on-sale: each sale creates its customer.
+    let buyer = 0;
+    const body = () => JSON.stringify({ tier_id: tier.body.id, quantity: 1, customer: { email: `fan${(buyer += 1)}@example.com` }, payment: { type: 'external', reference: 'bench', amount: PRICE } });
     const before = snapshotCpu(system.processGroups);
     const started = performance.now();
     const result = await autocannon({
       url: `${system.gateway}/v1/events/${event.body.id}/tickets`,
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body,
+      requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }],
       connections: options.connections,
       amount: requests,
     });
@@ -98,14 +114,15 @@ async function main(): Promise<void> {
 
     const counters = (await api.get(`/v1/events/${event.body.id}/tiers`)).body.data[0];
     const issued = await ticketsListed(api, event.body.id);
-    const tps = await pgbenchTps(options.connections);
+    const pgbenchClients = Math.min(options.connections, PGBENCH_MAX_CLIENTS);
+    const tps = await pgbenchTps(pgbenchClients);
     const issuedPerSecond = issued / seconds;
 
     console.log(`\nissued ${issued} of ${options.capacity} in ${seconds.toFixed(1)} s: ${issuedPerSecond.toFixed(0)} tickets/s`);
     console.log(`responses: ${result['2xx']} 2xx, ${result['4xx']} 4xx (sold out), ${result['5xx']} 5xx, ${result.errors} errors, ${result.timeouts} timeouts`);
     console.log(`latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
     console.log(`tier after: capacity ${counters.capacity}, held ${counters.held}, sold ${counters.sold}`);
-    console.log(`pgbench, the same conditional update on one row, ${options.connections} clients: ${tps.toFixed(0)} tps; ratio ${(issuedPerSecond / tps).toFixed(3)}`);
+    console.log(`pgbench, the same conditional update on one row, ${pgbenchClients} clients: ${tps.toFixed(0)} tps; ratio ${(issuedPerSecond / tps).toFixed(3)}`);
     console.log('\nCPU ms per issued ticket, by process');
     for (const [name, ms] of spent) console.log(`${name.padEnd(28)}${(issued > 0 ? ms / issued : 0).toFixed(3).padStart(10)}`);
     if (issued !== options.capacity || counters.sold !== options.capacity || counters.held !== 0) {

@@ -8,6 +8,7 @@ import { catalogGrpcServices } from '../src/grpc/services';
 import { ReservationRepository } from '../src/repositories/reservation.repository';
 import { ReleaseExpiredReservationsUseCase } from '../src/usecases/release-expired-reservations/release-expired-reservations.usecase';
 import { useCatalogDatabase } from './support/catalog-database';
+import { createDiscountRequest } from './support/discount-requests';
 import { createEventRequest, createTierRequest, updateEventRequest } from './support/requests';
 
 const tokenSecret = 'catalog-test-secret-0123456789';
@@ -21,6 +22,7 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
   let events: catalogV1.EventServiceClient;
   let tiers: catalogV1.TierServiceClient;
   let inventory: catalogV1.InventoryServiceClient;
+  let discounts: catalogV1.DiscountServiceClient;
 
   beforeAll(async () => {
     server = await startGrpcServer(catalogGrpcServices(catalog.prisma, { tokenSecret, logger: createLogger('catalog-test', 'silent') }), 0);
@@ -28,10 +30,11 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     events = createGrpcClient(catalogV1.EventServiceClient, address);
     tiers = createGrpcClient(catalogV1.TierServiceClient, address);
     inventory = createGrpcClient(catalogV1.InventoryServiceClient, address);
+    discounts = createGrpcClient(catalogV1.DiscountServiceClient, address);
   });
 
   afterAll(async () => {
-    for (const client of [events, tiers, inventory]) client.close();
+    for (const client of [events, tiers, inventory, discounts]) client.close();
     await server.shutdown();
   });
 
@@ -46,7 +49,7 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
   }
 
   const reserve = (claims: InternalClaims, fields: Partial<catalogV1.ReserveInventoryRequest> & Pick<catalogV1.ReserveInventoryRequest, 'event_id' | 'tier_id'>) =>
-    callUnary(inventory.reserveInventory.bind(inventory), { reservation_id: newId('iss'), quantity: 1, kind: SALE, ttl_seconds: 0, ...fields }, claims, options);
+    callUnary(inventory.reserveInventory.bind(inventory), { reservation_id: newId('iss'), quantity: 1, kind: SALE, ttl_seconds: 0, customer_id: '', ...fields }, claims, options);
   const commit = (claims: InternalClaims, reservationId: string) => callUnary(inventory.commitReservation.bind(inventory), { reservation_id: reservationId }, claims, options);
   const release = (claims: InternalClaims, reservationId: string) => callUnary(inventory.releaseReservation.bind(inventory), { reservation_id: reservationId }, claims, options);
   const counters = async (tierId: string) => catalog.prisma.tier.findUniqueOrThrow({ where: { id: tierId }, select: { held: true, sold: true } });
@@ -68,6 +71,26 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     expect(await counters(tierId)).toEqual({ held: 0, sold: 3 });
     await expect(release(claims, held.id)).rejects.toMatchObject({ code: 'reservation_committed', status: 409 });
     expect(await counters(tierId)).toEqual({ held: 0, sold: 3 });
+  });
+
+  it("prices a sale as it holds it, with the best automatic discount for its customer; a comp carries no price", async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await eventWithTier(claims, { capacity: 10, price: 2500, max_per_order: 4 });
+    const discount = await callUnary(discounts.createDiscount.bind(discounts), createDiscountRequest({ percent_off: 20, max_redemptions_per_customer: 1 }), claims, options);
+    await callUnary(discounts.createDiscountTrigger.bind(discounts), { discount_id: discount.id, condition: { $case: 'min_quantity', value: { quantity: 2 } } }, claims, options);
+
+    const one = await reserve(claims, { event_id: eventId, tier_id: tierId, customer_id: 'cus_1' });
+    expect(one.quote).toMatchObject({ event_id: eventId, currency: 'USD', subtotal: 2500, discount_amount: 0, total: 2500, discount: undefined });
+    const two = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2, customer_id: 'cus_1' });
+    expect(two.quote).toMatchObject({ subtotal: 5000, discount_amount: 1000, total: 4000, discount: { id: discount.id } });
+    // A guest cannot use a discount limited per customer, as QuoteOrder says.
+    const guest = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2 });
+    expect(guest.quote).toMatchObject({ subtotal: 5000, total: 5000 });
+    // The same reservation again is priced again, as the answer to a retry must be.
+    expect((await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2, customer_id: 'cus_1', reservation_id: two.id })).quote).toMatchObject({ total: 4000 });
+    expect((await reserve(claims, { event_id: eventId, tier_id: tierId, kind: COMP })).quote).toBeUndefined();
+    await expect(reserve(claims, { event_id: eventId, tier_id: tierId, customer_id: 'c'.repeat(300) })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'customer_id' });
+    expect(await counters(tierId)).toEqual({ held: 6, sold: 0 });
   });
 
   it('releases units back to the tier; releasing twice releases once, and a released reservation cannot be committed', async () => {

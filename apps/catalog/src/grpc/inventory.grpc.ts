@@ -4,6 +4,7 @@ import type { PrismaClient } from '../db';
 import { ReserveInventoryUseCase } from '../usecases/reserve-inventory/reserve-inventory.usecase';
 import { ReturnInventoryUseCase } from '../usecases/return-inventory/return-inventory.usecase';
 import { SettleReservationUseCase } from '../usecases/settle-reservation/settle-reservation.usecase';
+import { toQuoteMessage } from './discount.messages';
 import { fromReservationKindMessage, toInventoryReturnMessage, toReservationMessage } from './messages';
 
 /** Transport only: decode, call one use case with the token's tenant, encode. */
@@ -12,8 +13,10 @@ export function inventoryGrpcHandlers(prisma: PrismaClient): AsyncServiceImpleme
   const settle = new SettleReservationUseCase(prisma);
   const giveBack = new ReturnInventoryUseCase(prisma);
   return {
-    reserveInventory: async (request, context) =>
-      toReservationMessage(await reserve.execute(context.tenant, { ...request, kind: fromReservationKindMessage(request.kind) })),
+    reserveInventory: async (request, context) => {
+      const reserved = await reserve.execute(context.tenant, { ...request, kind: fromReservationKindMessage(request.kind) });
+      return { ...toReservationMessage(reserved), quote: reserved.quote ? toQuoteMessage(reserved.quote, context.tenant.mode) : undefined };
+    },
     commitReservation: async (request, context) => toReservationMessage(await settle.execute(context.tenant, request.reservation_id, 'committed')),
     releaseReservation: async (request, context) => toReservationMessage(await settle.execute(context.tenant, request.reservation_id, 'released')),
     returnInventory: async (request, context) =>

@@ -6,6 +6,7 @@ import { RESERVATION_KINDS, type ReservationKind, type ReservationView, type Ret
 import type { SeatMapView } from '../domain/seat-map';
 import type { CatalogTier } from '../domain/tier';
 
+
 /** Catalog's records as gRPC messages: proto3 has no null, so "not set" is '' (or 0, or absent). */
 const iso = (date: Date | null) => date?.toISOString() ?? '';
 
@@ -97,6 +98,7 @@ export function toReservationMessage({ reservation, tier }: ReservationView): ca
     committed_at: iso(reservation.committed_at),
     released_at: iso(reservation.released_at),
     tier: toTierMessage(tier),
+    quote: undefined,
   };
 }
 

@@ -1,6 +1,5 @@
 import type { InternalClaims } from '@ticketing/auth';
 import { RESERVATION_KIND_MESSAGES, type catalogV1 } from '@ticketing/contracts';
-import { ApiError } from '@ticketing/errors';
 import { serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
 import type { TierFacts } from '../domain/upgrade';
@@ -9,14 +8,17 @@ export interface CatalogClients {
   events: catalogV1.EventServiceClient;
   inventory: catalogV1.InventoryServiceClient;
   tiers: catalogV1.TierServiceClient;
-  discounts: catalogV1.DiscountServiceClient;
   seatMaps: catalogV1.SeatMapServiceClient;
 }
 
-/** What a hold tells about the units: the currency their tier is priced in, and whether it is seated. */
+/**
+ * What a hold tells about the units: the currency their tier is priced in, whether it is
+ * seated, and for a sale what the order costs (catalog prices it as it holds the units).
+ */
 export interface HeldUnits {
   currency: string;
   seated: boolean;
+  quote: OrderQuote | null;
 }
 
 export interface OrderQuote {
@@ -27,9 +29,6 @@ export interface OrderQuote {
 
 /** How long the units of an issuance under way stay held in catalog if it never commits. */
 export const ISSUANCE_HOLD_SECONDS = 60;
-
-/** The quote's one line: its fields are the issuance's. */
-const ONLY_ITEM = 'items[0].';
 
 
 /**
@@ -44,27 +43,12 @@ export class CatalogInventory {
     private readonly options: Omit<CallerOptions, 'idempotency'>,
   ) {}
 
-  /** The order's total; a refusal names the issuance's own fields (tier_id, quantity), not the quote's items. */
-  async quote(claims: InternalClaims, order: { event_id: string; tier_id: string; quantity: number; customer_id: string }): Promise<OrderQuote> {
-    const quote = await serviceCalls(this.clients.discounts, claims, this.options)
-      .quoteOrder({
-        event_id: order.event_id,
-        items: [{ tier_id: order.tier_id, quantity: order.quantity }],
-        discount_code: '',
-        customer_id: order.customer_id,
-        customer_segment_ids: [],
-      })
-      .catch((error: unknown) => {
-        throw error instanceof ApiError && error.param?.startsWith(ONLY_ITEM) ? new ApiError(error.code, error.message, { param: error.param.slice(ONLY_ITEM.length) }) : error;
-      });
-    return { total: quote.total, currency: quote.currency };
-  }
-
   /**
    * Holds an issuance's units under its id, for a minute: long enough to record and commit it,
-   * short enough that units a crashed call held are soon on sale again.
+   * short enough that units a crashed call held are soon on sale again. A sale is priced for
+   * its customer (empty for one not yet known), discounts included.
    */
-  async reserve(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id' | 'event_id' | 'tier_id' | 'quantity' | 'kind'>): Promise<HeldUnits> {
+  async reserve(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id' | 'event_id' | 'tier_id' | 'quantity' | 'kind'> & { customer_id: string }): Promise<HeldUnits> {
     const reservation = await serviceCalls(this.clients.inventory, claims, this.options).reserveInventory({
       reservation_id: issuance.id,
       event_id: issuance.event_id,
@@ -72,8 +56,10 @@ export class CatalogInventory {
       quantity: issuance.quantity,
       kind: RESERVATION_KIND_MESSAGES[issuance.kind],
       ttl_seconds: ISSUANCE_HOLD_SECONDS,
+      customer_id: issuance.customer_id,
     });
-    return { currency: reservation.tier!.currency, seated: reservation.tier!.seated };
+    const { quote, tier } = reservation;
+    return { currency: tier!.currency, seated: tier!.seated, quote: quote ? { total: quote.total, currency: quote.currency } : null };
   }
 
   /** The issuance's held units become sold; committing again answers the same. */

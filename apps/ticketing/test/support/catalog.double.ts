@@ -10,9 +10,9 @@ interface DoubleTier {
 }
 
 /**
- * Catalog's inventory and quotes in memory, held to the contract of inventory.proto and
- * QuoteOrder: a tier sells at its price, never past its capacity, and every reservation call is
- * idempotent by reservation id. (Catalog's own tests hold the real service to the same rules
+ * Catalog's inventory in memory, held to the contract of inventory.proto: a sale's reservation
+ * is priced at its tier's price, a tier never sells past its capacity, and every reservation
+ * call is idempotent by reservation id. (Catalog's own tests hold the real service to the same rules
  * against PostgreSQL; the end-to-end suite runs the two together.)
  */
 export class CatalogDouble {
@@ -87,13 +87,6 @@ export class CatalogDouble {
           options,
         ),
       },
-      {
-        definition: catalogV1.DiscountServiceService,
-        implementation: implementService<catalogV1.DiscountServiceServer>(
-          { quoteOrder: async (request, context) => this.quote(request, context) } as AsyncServiceImplementation<catalogV1.DiscountServiceServer>,
-          options,
-        ),
-      },
     ];
   }
 
@@ -103,15 +96,13 @@ export class CatalogDouble {
     return stored.tier;
   }
 
-  private quote(request: catalogV1.QuoteOrderRequest, context: CallContext): catalogV1.Quote {
-    const lines = request.items.map((item) => {
-      const tier = this.tierOf(item.tier_id, request.event_id, context);
-      const subtotal = tier.price * item.quantity;
-      return { tier_id: tier.id, quantity: item.quantity, unit_price: tier.price, subtotal, discount_amount: 0, total: subtotal };
-    });
-    const total = lines.reduce((sum, line) => sum + line.total, 0);
-    const currency = this.tiers.get(request.items[0]!.tier_id)!.tier.currency;
-    return { livemode: false, event_id: request.event_id, currency, lines, subtotal: total, discount_amount: 0, total, discount: undefined, quoted_at: new Date().toISOString() };
+  /** A sale's price at the tier's price, with no discount (the tests' tenants have none); none for a comp. */
+  private quoteOf(reservation: catalogV1.Reservation): catalogV1.Quote | undefined {
+    if (reservation.kind !== catalogV1.ReservationKind.RESERVATION_KIND_SALE) return undefined;
+    const tier = this.tiers.get(reservation.tier_id)!.tier;
+    const total = tier.price * reservation.quantity;
+    const line = { tier_id: tier.id, quantity: reservation.quantity, unit_price: tier.price, subtotal: total, discount_amount: 0, total };
+    return { livemode: tier.livemode, event_id: reservation.event_id, currency: tier.currency, lines: [line], subtotal: total, discount_amount: 0, total, discount: undefined, quoted_at: new Date().toISOString() };
   }
 
   /** Every tier of the event in one page (the tests' events have a handful). */
@@ -146,7 +137,7 @@ export class CatalogDouble {
     return {
       reserveInventory: async (request, context) => {
         const existing = this.reservations.get(request.reservation_id);
-        if (existing) return { ...existing.reservation, tier: { ...this.tiers.get(existing.reservation.tier_id)!.tier } };
+        if (existing) return { ...existing.reservation, tier: { ...this.tiers.get(existing.reservation.tier_id)!.tier }, quote: this.quoteOf(existing.reservation) };
         const tier = this.tierOf(request.tier_id, request.event_id, context);
         if (tier.held + tier.sold + request.quantity > tier.capacity) throw new ApiError('sold_out', `Tier '${tier.id}' is sold out.`);
         tier.held += request.quantity;
@@ -164,9 +155,10 @@ export class CatalogDouble {
           committed_at: '',
           released_at: '',
           tier: undefined,
+          quote: undefined,
         };
         this.reservations.set(reservation.id, { tenant: tenantKey(context), reservation });
-        return { ...reservation, tier: { ...tier } };
+        return { ...reservation, tier: { ...tier }, quote: this.quoteOf(reservation) };
       },
       commitReservation: async (request, context) => settle(request.reservation_id, context, 'committed'),
       releaseReservation: async (request, context) => settle(request.reservation_id, context, 'released'),

@@ -2,16 +2,13 @@ import type { Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import type { PrismaClient } from '../../db';
 import { normalizedCode } from '../../domain/discount';
-import type { DiscountCandidate } from '../../domain/discount-eligibility';
 import type { OrderLine } from '../../domain/order-pricing';
 import { quoteOrder, type OrderQuote } from '../../domain/order-quote';
 import { optionalIdParam, requiredIdParam } from '@ticketing/fields';
 import { validQuoteItems, validSegmentIds, type QuoteItem } from '../../domain/quote-request';
-import { DiscountRedemptionRepository } from '../../repositories/discount-redemption.repository';
-import { DiscountTriggerRepository } from '../../repositories/discount-trigger.repository';
-import { DiscountRepository } from '../../repositories/discount.repository';
 import { EventRepository } from '../../repositories/event.repository';
 import { TierRepository } from '../../repositories/tier.repository';
+import { OrderPricing } from './order-pricing';
 
 export interface QuoteOrderCommand {
   event_id: string;
@@ -47,7 +44,10 @@ export class QuoteOrderUseCase {
     const discountCode = normalizedCode(command.discount_code);
     const at = this.clock();
 
-    const [{ lines, currency }, candidates] = await Promise.all([this.linesOf(tenant, eventId, items), this.candidates(tenant, discountCode, customerId, at)]);
+    const [{ lines, currency }, candidates] = await Promise.all([
+      this.linesOf(tenant, eventId, items),
+      new OrderPricing(this.prisma).candidates(tenant, discountCode, customerId, at),
+    ]);
     return { ...quoteOrder({ currency, lines, discountCode, customerId, segmentIds, at }, candidates), event_id: eventId, currency, quoted_at: at };
   }
 
@@ -65,20 +65,5 @@ export class QuoteOrderUseCase {
       lines.push({ tier_id: tier.id, event_id: eventId, quantity: item.quantity, unit_price: tier.price });
     }
     return { lines, currency: tiers.get(items[0]!.tier_id)!.currency };
-  }
-
-  /** The discount the code names, if any, and every automatic discount that could apply now. */
-  private async candidates(tenant: Tenant, code: string | null, customerId: string | null, at: Date): Promise<DiscountCandidate[]> {
-    const discounts = new DiscountRepository(this.prisma);
-    const byCode = code === null ? null : await discounts.findByCode(tenant, code);
-    if (code !== null && byCode === null) throw ApiError.resourceMissing('discount code', code, 'discount_code');
-    const all = [...(byCode ? [byCode] : []), ...(await discounts.findAutomatic(tenant, at))];
-    if (all.length === 0) return [];
-    const ids = all.map((discount) => discount.id);
-    const [conditions, customerCounts] = await Promise.all([
-      new DiscountTriggerRepository(this.prisma).conditionsOf(tenant, ids),
-      customerId === null ? new Map<string, number>() : new DiscountRedemptionRepository(this.prisma).countsForCustomer(tenant, customerId, ids),
-    ]);
-    return all.map((discount) => ({ discount, triggers: conditions.get(discount.id) ?? [], customerRedemptions: customerCounts.get(discount.id) ?? 0 }));
   }
 }

@@ -2,7 +2,7 @@ import type { Tenant } from '@ticketing/auth';
 import type { PrismaClient } from '../../db';
 import type { EventStatus } from '../../domain/event-status';
 import { GroupCommit } from '@ticketing/db';
-import { requiredIdParam } from '@ticketing/fields';
+import { optionalIdParam, requiredIdParam } from '@ticketing/fields';
 import {
   assertSameReservation,
   reservationRefusal,
@@ -17,6 +17,8 @@ import type { CatalogTier } from '../../domain/tier';
 import { EventRepository } from '../../repositories/event.repository';
 import { ReservationRepository, type ReserveOutcome } from '../../repositories/reservation.repository';
 import { TierRepository } from '../../repositories/tier.repository';
+import { OrderPricing } from '../quote-order/order-pricing';
+import type { QuoteOrderResult } from '../quote-order/quote-order.usecase';
 
 export interface ReserveInventoryCommand {
   reservation_id: string;
@@ -25,6 +27,13 @@ export interface ReserveInventoryCommand {
   quantity: number;
   kind: ReservationKind;
   ttl_seconds: number;
+  /** A sale's buyer, for discounts with a per-customer limit; empty for a guest. */
+  customer_id: string;
+}
+
+/** A reservation and, for a sale, the order's price when its units were held. */
+export interface ReservedView extends ReservationView {
+  quote: QuoteOrderResult | null;
 }
 
 function heldReservation(tenant: Tenant, request: ReservationRequest, at: Date): CatalogReservation {
@@ -49,19 +58,22 @@ interface PendingReservation {
  */
 export class ReserveInventoryUseCase {
   private readonly batches: GroupCommit<PendingReservation, ReserveOutcome>;
+  private readonly pricing: OrderPricing;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: () => Date = () => new Date(),
   ) {
+    this.pricing = new OrderPricing(prisma);
     this.batches = new GroupCommit((_key, pending) => {
       const [{ tenant, request }] = pending as [PendingReservation];
       return new ReservationRepository(this.prisma).reserveAll(tenant, request.event_id, request.tier_id, pending);
     });
   }
 
-  async execute(tenant: Tenant, command: ReserveInventoryCommand): Promise<ReservationView> {
+  async execute(tenant: Tenant, command: ReserveInventoryCommand): Promise<ReservedView> {
     const at = this.clock();
+    const customerId = optionalIdParam(command.customer_id, 'customer_id');
     const request: ReservationRequest = {
       id: requiredIdParam(command.reservation_id, 'reservation_id'),
       event_id: requiredIdParam(command.event_id, 'event_id'),
@@ -74,12 +86,21 @@ export class ReserveInventoryUseCase {
     const outcome = await this.batches.run(tierKey, { tenant, request, at });
     switch (outcome.outcome) {
       case 'taken':
-        return { reservation: heldReservation(tenant, request, at), tier: outcome.tier };
+        return this.priced(tenant, { reservation: heldReservation(tenant, request, at), tier: outcome.tier }, customerId, at);
       case 'refused':
         throw reservationRefusal(request, { tier: outcome.tier, eventStatus: outcome.eventStatus }, at);
       case 'not_claimed':
-        return this.earlierReservation(tenant, request, at);
+        return this.priced(tenant, await this.earlierReservation(tenant, request, at), customerId, at);
     }
+  }
+
+  /** A sale's reservation with what its order costs at the tier's price now; a comp costs nothing to quote. */
+  private async priced(tenant: Tenant, view: ReservationView, customerId: string | null, at: Date): Promise<ReservedView> {
+    const { reservation, tier } = view;
+    if (reservation.kind !== 'sale') return { ...view, quote: null };
+    const lines = [{ tier_id: tier.id, event_id: tier.event_id, quantity: reservation.quantity, unit_price: tier.price }];
+    const quote = await this.pricing.price(tenant, { currency: tier.currency, lines, discountCode: null, customerId, segmentIds: new Set(), at });
+    return { ...view, quote: { ...quote, event_id: tier.event_id, currency: tier.currency, quoted_at: at } };
   }
 
   /** Nothing was claimed: the id is taken (by this request before, or another), or the tier is not the tenant's. */

@@ -37,7 +37,7 @@ export class UpgradeTicketUseCase {
     const id = newId('tch');
     // Checked before anything is held; a replayed call's refusal here would be the same as the first's.
     const priced = await outcomeOf(Promise.resolve().then(() => this.price(ticket, tiers, request)));
-    const held = 'error' in priced ? priced : await outcomeOf(this.catalog.reserve(claims, { id, event_id: ticket.event_id, tier_id: request.tier_id, quantity: 1, kind: 'sale' }));
+    const held = 'error' in priced ? priced : await outcomeOf(this.catalog.reserve(claims, { id, event_id: ticket.event_id, tier_id: request.tier_id, quantity: 1, kind: 'sale', customer_id: ticket.customer_id }));
     let upgrade: TicketUpgrade;
     try {
       upgrade = await this.prisma.$transaction(async (tx) => {

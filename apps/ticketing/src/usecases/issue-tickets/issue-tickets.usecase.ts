@@ -23,7 +23,13 @@ import { IssuanceRepository } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
 import type { AdmissionGate } from '../waiting-room/admission-gate';
 
-/** What step 2 found: the customer if it exists already, and the order's price. */
+/** What step 1 found: the customer if it exists already, and the units catalog holds. */
+interface Held {
+  known: TicketingCustomer | null;
+  units: HeldUnits;
+}
+
+/** What the recording needs: the customer if it exists already, and the order's price. */
 interface Prepared {
   known: TicketingCustomer | null;
   quote: OrderQuote;
@@ -33,10 +39,11 @@ interface Prepared {
 /**
  * Issues tickets: sold and paid elsewhere, or complimentary (decision 0030), in this order:
  *
- * 1. Hold the units in catalog under a new issuance id. A sold-out tier refuses here, having cost
- *    one catalog call and nothing in ticketing: the cheap path of an on-sale rush.
- * 2. Look the customer up, and for a sale price the order (catalog's quote, checked against the
- *    payment inside step 3). A comp is free.
+ * 1. Look the customer up, then hold the units in catalog under a new issuance id; catalog prices
+ *    a sale as it holds it, for that customer. A sold-out tier refuses here, having cost one
+ *    read and one catalog call: the cheap path of an on-sale rush.
+ * 2. Check a seated tier's seat hold, and the payment against the price (inside step 3). A comp
+ *    is free.
  * 3. One transaction records the customer (found by email or created) and the issuance as
  *    pending. Under an Idempotency-Key it is the recorded write: a retry replays it and gets the
  *    first call's issuance, whatever steps 1 and 2 answer now (their outcomes are thrown only
@@ -76,14 +83,26 @@ export class IssueTicketsUseCase {
 
   private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest): Promise<IssuedTickets> {
     const id = newId('iss');
-    const held = await outcomeOf(this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: request.kind }));
-    // With no earlier call to replay, a refusal (sold out) ends here, without touching the database.
+    const held = await outcomeOf(this.hold(claims, tenant, request, id));
+    // With no earlier call to replay, a refusal (sold out) ends here, without writing anything.
     if ('error' in held && !this.mayReplay()) throw held.error;
     return this.inTurn(() => this.recordAndDrive(claims, tenant, request, id, held));
   }
 
-  private async recordAndDrive(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string, held: Outcome<HeldUnits>): Promise<IssuedTickets> {
-    const prepared = 'error' in held ? held : await outcomeOf(this.prepare(claims, tenant, request, held.value));
+  /**
+   * The customer if it exists already (looked up once: customers are never deleted, so the
+   * recording transaction can use it), then the units, held and priced for that customer.
+   */
+  private async hold(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string): Promise<Held> {
+    const customers = new CustomerRepository(this.prisma);
+    const choice = request.customer;
+    const known = 'customer_id' in choice ? await customers.findById(tenant, choice.customer_id) : await customers.findByEmail(tenant, choice.details.email);
+    const units = await this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: request.kind, customer_id: known?.id ?? '' });
+    return { known, units };
+  }
+
+  private async recordAndDrive(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string, held: Outcome<Held>): Promise<IssuedTickets> {
+    const prepared = 'error' in held ? held : await outcomeOf(this.prepare(tenant, request, held.value));
     let issuance: TicketingIssuance;
     try {
       issuance = await this.prisma.$transaction((tx) => this.recordPending(tx, tenant, request, id, prepared));
@@ -98,21 +117,15 @@ export class IssueTicketsUseCase {
   }
 
   /**
-   * The customer if it exists already (looked up once: customers are never deleted, so the
-   * recording transaction can use it) and the order's price: catalog's quote for a sale, which
-   * counts that customer's redemptions; nothing for a comp, in the held tier's currency. A
-   * seated tier sells only the seats of a seat hold that covers the order (decision 0033).
+   * The order's price: catalog's for a sale, which counted the customer's redemptions; nothing
+   * for a comp, in the held tier's currency. A seated tier sells only the seats of a seat hold
+   * that covers the order (decision 0033).
    */
-  private async prepare(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, held: HeldUnits): Promise<Prepared> {
-    await this.assertSeatsCovered(tenant, request, held);
-    const customers = new CustomerRepository(this.prisma);
-    const choice = request.customer;
-    const known = 'customer_id' in choice ? await customers.findById(tenant, choice.customer_id) : await customers.findByEmail(tenant, choice.details.email);
-    const quote =
-      request.kind === 'comp'
-        ? { total: 0, currency: held.currency }
-        : await this.catalog.quote(claims, { event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, customer_id: known?.id ?? '' });
-    return { known, quote };
+  private async prepare(tenant: Tenant, request: IssuanceRequest, { known, units }: Held): Promise<Prepared> {
+    await this.assertSeatsCovered(tenant, request, units);
+    if (request.kind === 'comp') return { known, quote: { total: 0, currency: units.currency } };
+    if (!units.quote) throw new Error(`catalog held sale ${request.tier_id} without pricing it`);
+    return { known, quote: units.quote };
   }
 
   private async assertSeatsCovered(tenant: Tenant, request: IssuanceRequest, held: HeldUnits): Promise<void> {

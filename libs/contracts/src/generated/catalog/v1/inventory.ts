@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Quote } from "./discounts";
 import { Tier } from "./tiers";
 
 export enum ReservationKind {
@@ -46,6 +47,11 @@ export interface ReserveInventoryRequest {
    * 0 means the default, 600. At most 3600.
    */
   ttl_seconds: number;
+  /**
+   * For a sale, the buyer, so that discounts with a per-customer limit count their
+   * redemptions; empty for a guest (such discounts then do not apply), as in QuoteOrder.
+   */
+  customer_id: string;
 }
 
 export interface CommitReservationRequest {
@@ -72,7 +78,15 @@ export interface Reservation {
   /** Empty until released. */
   released_at: string;
   /** The tier after this call: its price, currency and counters. */
-  tier: Tier | undefined;
+  tier:
+    | Tier
+    | undefined;
+  /**
+   * Reserve only, for a sale: what the order costs, as QuoteOrder prices it at the moment the
+   * units are held (the tier's price × quantity, best automatic discount applied). Absent for
+   * a comp and in the answers of the other calls.
+   */
+  quote: Quote | undefined;
 }
 
 export interface ReturnInventoryRequest {
@@ -93,7 +107,7 @@ export interface InventoryReturn {
 }
 
 function createBaseReserveInventoryRequest(): ReserveInventoryRequest {
-  return { reservation_id: "", event_id: "", tier_id: "", quantity: 0, kind: 0, ttl_seconds: 0 };
+  return { reservation_id: "", event_id: "", tier_id: "", quantity: 0, kind: 0, ttl_seconds: 0, customer_id: "" };
 }
 
 export const ReserveInventoryRequest: MessageFns<ReserveInventoryRequest> = {
@@ -115,6 +129,9 @@ export const ReserveInventoryRequest: MessageFns<ReserveInventoryRequest> = {
     }
     if (message.ttl_seconds !== 0) {
       writer.uint32(48).int32(message.ttl_seconds);
+    }
+    if (message.customer_id !== "") {
+      writer.uint32(58).string(message.customer_id);
     }
     return writer;
   },
@@ -178,6 +195,14 @@ export const ReserveInventoryRequest: MessageFns<ReserveInventoryRequest> = {
             }
 
             message.ttl_seconds = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.customer_id = reader.string();
             continue;
           }
         }
@@ -299,6 +324,7 @@ function createBaseReservation(): Reservation {
     committed_at: "",
     released_at: "",
     tier: undefined,
+    quote: undefined,
   };
 }
 
@@ -339,6 +365,9 @@ export const Reservation: MessageFns<Reservation> = {
     }
     if (message.tier !== undefined) {
       Tier.encode(message.tier, writer.uint32(98).fork()).join();
+    }
+    if (message.quote !== undefined) {
+      Quote.encode(message.quote, writer.uint32(106).fork()).join();
     }
     return writer;
   },
@@ -450,6 +479,14 @@ export const Reservation: MessageFns<Reservation> = {
             }
 
             message.tier = Tier.decode(reader, reader.uint32());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.quote = Quote.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -633,7 +670,8 @@ export type InventoryServiceService = typeof InventoryServiceService;
 export const InventoryServiceService = {
   /**
    * Holds `quantity` units, or refuses with sold_out, event_not_on_sale, tier_not_on_sale or
-   * parameter_invalid (quantity outside the tier's per-order limits). The same reservation id
+   * parameter_invalid (quantity outside the tier's per-order limits). A sale answers its price
+   * too (`quote`), so the caller needs no separate QuoteOrder call. The same reservation id
    * again returns the reservation as it is now; with another tier or quantity it is refused
    * with idempotency_key_reused.
    */
@@ -698,7 +736,8 @@ export const InventoryServiceService = {
 export interface InventoryServiceServer extends UntypedServiceImplementation {
   /**
    * Holds `quantity` units, or refuses with sold_out, event_not_on_sale, tier_not_on_sale or
-   * parameter_invalid (quantity outside the tier's per-order limits). The same reservation id
+   * parameter_invalid (quantity outside the tier's per-order limits). A sale answers its price
+   * too (`quote`), so the caller needs no separate QuoteOrder call. The same reservation id
    * again returns the reservation as it is now; with another tier or quantity it is refused
    * with idempotency_key_reused.
    */
@@ -727,7 +766,8 @@ export interface InventoryServiceServer extends UntypedServiceImplementation {
 export interface InventoryServiceClient extends Client {
   /**
    * Holds `quantity` units, or refuses with sold_out, event_not_on_sale, tier_not_on_sale or
-   * parameter_invalid (quantity outside the tier's per-order limits). The same reservation id
+   * parameter_invalid (quantity outside the tier's per-order limits). A sale answers its price
+   * too (`quote`), so the caller needs no separate QuoteOrder call. The same reservation id
    * again returns the reservation as it is now; with another tier or quantity it is refused
    * with idempotency_key_reused.
    */

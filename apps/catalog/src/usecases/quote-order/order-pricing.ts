@@ -1,0 +1,36 @@
+import type { Tenant } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
+import type { PrismaClient } from '../../db';
+import type { DiscountCandidate, OrderFacts } from '../../domain/discount-eligibility';
+import { quoteOrder, type OrderQuote } from '../../domain/order-quote';
+import { DiscountRedemptionRepository } from '../../repositories/discount-redemption.repository';
+import { DiscountTriggerRepository } from '../../repositories/discount-trigger.repository';
+import { DiscountRepository } from '../../repositories/discount.repository';
+
+/**
+ * Prices an order whose lines are known (QuoteOrder, and a sale's reservation): the discount its
+ * code names, if any, and every automatic discount that could apply at the order's instant are
+ * the candidates; the single best one applies. Reads only.
+ */
+export class OrderPricing {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async price(tenant: Tenant, order: OrderFacts): Promise<OrderQuote> {
+    return quoteOrder(order, await this.candidates(tenant, order.discountCode, order.customerId, order.at));
+  }
+
+  /** The discount the code names, if any, and every automatic discount that could apply at `at`. */
+  async candidates(tenant: Tenant, code: string | null, customerId: string | null, at: Date): Promise<DiscountCandidate[]> {
+    const discounts = new DiscountRepository(this.prisma);
+    const byCode = code === null ? null : await discounts.findByCode(tenant, code);
+    if (code !== null && byCode === null) throw ApiError.resourceMissing('discount code', code, 'discount_code');
+    const all = [...(byCode ? [byCode] : []), ...(await discounts.findAutomatic(tenant, at))];
+    if (all.length === 0) return [];
+    const ids = all.map((discount) => discount.id);
+    const [conditions, customerCounts] = await Promise.all([
+      new DiscountTriggerRepository(this.prisma).conditionsOf(tenant, ids),
+      customerId === null ? new Map<string, number>() : new DiscountRedemptionRepository(this.prisma).countsForCustomer(tenant, customerId, ids),
+    ]);
+    return all.map((discount) => ({ discount, triggers: conditions.get(discount.id) ?? [], customerRedemptions: customerCounts.get(discount.id) ?? 0 }));
+  }
+}
