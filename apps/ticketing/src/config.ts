@@ -54,6 +54,11 @@ const ticketingEnv = z.object({
    * their turn, first come first served, so under a rush each finishes early instead of all late.
    */
   ISSUANCE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  /**
+   * How long catalog's sold_out for a tier is answered again without asking (decision 0037):
+   * units released elsewhere are on sale here again within this long. 0 always asks.
+   */
+  SOLD_OUT_MEMO_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
   /** Holds the waiting rooms' queues (decision 0034). */
   REDIS_URL: redisUrl,
   /** Catalog, which owns the inventory tickets are issued from. */

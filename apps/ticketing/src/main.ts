@@ -6,6 +6,7 @@ import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketi
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { CatalogInventory } from './catalog/catalog-inventory';
+import { SoldOutMemo } from './catalog/sold-out-memo';
 import { loadTicketingConfig } from './config';
 import { createTicketingPrisma } from './db';
 import { driveUpgrade, ticketingGrpcServices } from './grpc/services';
@@ -42,7 +43,7 @@ void runService({
       tiers: createGrpcClient(catalogV1.TierServiceClient, config.CATALOG_GRPC_URL),
       seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, config.CATALOG_GRPC_URL),
     };
-    const catalog = new CatalogInventory(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
+    const catalog = new CatalogInventory(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS }, new SoldOutMemo(config.SOLD_OUT_MEMO_MS));
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
     const issuances = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
     const units = new ReturnUnitsUseCase(prisma, catalog, logger);

@@ -11,6 +11,7 @@ import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { CatalogInventory, type CatalogClients } from '../src/catalog/catalog-inventory';
+import { SoldOutMemo } from '../src/catalog/sold-out-memo';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { driveUpgrade, ticketingGrpcServices } from '../src/grpc/services';
 import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
@@ -228,6 +229,31 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(outcomes.filter((outcome) => outcome === 'sold_out')).toHaveLength(40);
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 20 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(20);
+  });
+
+  it("answers a tier catalog has just refused as sold out without asking again, until units come back (decision 0037)", async () => {
+    const memoCatalog = new CatalogInventory(catalogClients, options, new SoldOutMemo(60_000));
+    const server = await startGrpcServer(ticketingGrpcServices(prisma, dependencies(memoCatalog), { tokenSecret, logger }), 0);
+    const client = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${server.port}`);
+    try {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims, { capacity: 1 });
+      const buy = (index: number) =>
+        callUnary(client.issueTickets.bind(client), saleRequest(eventId, tierId, { quantity: 1, payment: { reference: `order-${index}`, amount: 2500 } }), claims, options);
+      const [sold] = (await buy(1)).tickets;
+      const asked = catalogSide.double.reserveCalls;
+      await expect(buy(2)).rejects.toMatchObject({ code: 'sold_out', status: 409 });
+      expect(catalogSide.double.reserveCalls).toBe(asked + 1);
+      await expect(buy(3)).rejects.toMatchObject({ code: 'sold_out', status: 409, message: `Tier '${tierId}' is sold out.` });
+      expect(catalogSide.double.reserveCalls).toBe(asked + 1);
+
+      await callUnary(client.refundTicket.bind(client), { id: sold!.id, reason: 'Cannot attend' }, claims, options);
+      expect((await buy(4)).tickets).toHaveLength(1);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 1 });
+    } finally {
+      client.close();
+      await server.shutdown();
+    }
   });
 
   it('finishes an issuance cut off after catalog sold its units: the re-driver creates its tickets', async () => {

@@ -1,8 +1,10 @@
 import type { InternalClaims } from '@ticketing/auth';
 import { RESERVATION_KIND_MESSAGES, type catalogV1 } from '@ticketing/contracts';
+import type { ApiError } from '@ticketing/errors';
 import { serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
 import type { TierFacts } from '../domain/upgrade';
+import { SoldOutMemo } from './sold-out-memo';
 
 export interface CatalogClients {
   events: catalogV1.EventServiceClient;
@@ -27,6 +29,8 @@ export interface OrderQuote {
   currency: string;
 }
 
+const tierKey = (claims: InternalClaims, tierId: string) => `${claims.tenant?.account_id}/${claims.tenant?.mode}/${tierId}`;
+
 /** How long the units of an issuance under way stay held in catalog if it never commits. */
 export const ISSUANCE_HOLD_SECONDS = 60;
 
@@ -35,13 +39,20 @@ export const ISSUANCE_HOLD_SECONDS = 60;
  * What ticketing asks of catalog, which owns prices and inventory (decisions 0012, 0029). Every
  * call acts for the tenant in `claims`; catalog's refusals arrive as the ApiErrors they are.
  * Reserving and committing are idempotent by the issuance id, so driving an issuance again
- * after a crash or a lost reply never takes units twice.
+ * after a crash or a lost reply never takes units twice. A tier catalog has just refused as sold
+ * out is refused here for a moment without asking again (`soldOut`, decision 0037).
  */
 export class CatalogInventory {
   constructor(
     private readonly clients: CatalogClients,
     private readonly options: Omit<CallerOptions, 'idempotency'>,
+    private readonly soldOut: SoldOutMemo = new SoldOutMemo(0),
   ) {}
+
+  /** Catalog's recent sold_out for this tier and quantity, if this process has one: ask nothing more. */
+  recentRefusal(claims: InternalClaims, tierId: string, quantity: number): ApiError | null {
+    return this.soldOut.refusalFor(tierKey(claims, tierId), quantity);
+  }
 
   /**
    * Holds an issuance's units under its id, for a minute: long enough to record and commit it,
@@ -49,15 +60,22 @@ export class CatalogInventory {
    * its customer (empty for one not yet known), discounts included.
    */
   async reserve(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id' | 'event_id' | 'tier_id' | 'quantity' | 'kind'> & { customer_id: string }): Promise<HeldUnits> {
-    const reservation = await serviceCalls(this.clients.inventory, claims, this.options).reserveInventory({
-      reservation_id: issuance.id,
-      event_id: issuance.event_id,
-      tier_id: issuance.tier_id,
-      quantity: issuance.quantity,
-      kind: RESERVATION_KIND_MESSAGES[issuance.kind],
-      ttl_seconds: ISSUANCE_HOLD_SECONDS,
-      customer_id: issuance.customer_id,
-    });
+    const refused = this.recentRefusal(claims, issuance.tier_id, issuance.quantity);
+    if (refused) throw refused;
+    const reservation = await serviceCalls(this.clients.inventory, claims, this.options)
+      .reserveInventory({
+        reservation_id: issuance.id,
+        event_id: issuance.event_id,
+        tier_id: issuance.tier_id,
+        quantity: issuance.quantity,
+        kind: RESERVATION_KIND_MESSAGES[issuance.kind],
+        ttl_seconds: ISSUANCE_HOLD_SECONDS,
+        customer_id: issuance.customer_id,
+      })
+      .catch((error: unknown) => {
+        this.soldOut.remember(tierKey(claims, issuance.tier_id), issuance.quantity, error);
+        throw error;
+      });
     const { quote, tier } = reservation;
     return { currency: tier!.currency, seated: tier!.seated, quote: quote ? { total: quote.total, currency: quote.currency } : null };
   }
@@ -70,6 +88,7 @@ export class CatalogInventory {
   /** Gives one sold unit of an issuance back to its tier under `returnId`; returning again answers the same. */
   async returnUnit(claims: InternalClaims, returnId: string, issuanceId: string): Promise<void> {
     await serviceCalls(this.clients.inventory, claims, this.options).returnInventory({ return_id: returnId, reservation_id: issuanceId, quantity: 1 });
+    this.soldOut.forgetAll();
   }
 
   /** What a ticket page shows of its event. */
@@ -99,5 +118,6 @@ export class CatalogInventory {
   /** Gives held units back; releasing again answers the same. */
   async release(claims: InternalClaims, issuanceId: string): Promise<void> {
     await serviceCalls(this.clients.inventory, claims, this.options).releaseReservation({ reservation_id: issuanceId });
+    this.soldOut.forgetAll();
   }
 }

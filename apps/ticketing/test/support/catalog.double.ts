@@ -20,6 +20,8 @@ export class CatalogDouble {
   private readonly reservations = new Map<string, { tenant: string; reservation: catalogV1.Reservation }>();
   /** Return ids already applied: a repeated return gives nothing back again. */
   private readonly returns = new Set<string>();
+  /** ReserveInventory calls received, refused ones included. */
+  reserveCalls = 0;
   /** Each event's seats, by seat id, with the tier each sells under. */
   private readonly seats = new Map<string, Map<string, string>>();
 
@@ -136,6 +138,7 @@ export class CatalogDouble {
     };
     return {
       reserveInventory: async (request, context) => {
+        this.reserveCalls += 1;
         const existing = this.reservations.get(request.reservation_id);
         if (existing) return { ...existing.reservation, tier: { ...this.tiers.get(existing.reservation.tier_id)!.tier }, quote: this.quoteOf(existing.reservation) };
         const tier = this.tierOf(request.tier_id, request.event_id, context);

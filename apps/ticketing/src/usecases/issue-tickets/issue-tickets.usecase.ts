@@ -41,7 +41,8 @@ interface Prepared {
  *
  * 1. Look the customer up, then hold the units in catalog under a new issuance id; catalog prices
  *    a sale as it holds it, for that customer. A sold-out tier refuses here, having cost one
- *    read and one catalog call: the cheap path of an on-sale rush.
+ *    read and one catalog call, and nothing at all while catalog's refusal is recent (decision
+ *    0037): the cheap path of an on-sale rush.
  * 2. Check a seated tier's seat hold, and the payment against the price (inside step 3). A comp
  *    is free.
  * 3. One transaction records the customer (found by email or created) and the issuance as
@@ -94,6 +95,8 @@ export class IssueTicketsUseCase {
    * recording transaction can use it), then the units, held and priced for that customer.
    */
   private async hold(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string): Promise<Held> {
+    const refused = this.catalog.recentRefusal(claims, request.tier_id, request.quantity);
+    if (refused) throw refused;
     const customers = new CustomerRepository(this.prisma);
     const choice = request.customer;
     const known = 'customer_id' in choice ? await customers.findById(tenant, choice.customer_id) : await customers.findByEmail(tenant, choice.details.email);
