@@ -27,7 +27,18 @@ export function tenantScope(tenant: Tenant): { account_id: string; mode: Tenant[
   return { account_id: tenant.accountId, mode: tenant.mode };
 }
 
-/** Prisma's code for a unique-constraint violation. */
+/** What Prisma reports of a failed query, raw or not. */
+interface PrismaQueryError {
+  code?: unknown;
+  meta?: { driverAdapterError?: { cause?: { kind?: unknown } } };
+}
+
+/**
+ * A unique-constraint violation: Prisma's P2002 for its own queries; for raw SQL (P2010), the
+ * driver adapter's kind.
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, meta } = error as PrismaQueryError;
+  return code === 'P2002' || (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation');
 }

@@ -1,10 +1,13 @@
 import { isMode, type Tenant } from '@ticketing/auth';
 import { isUniqueViolation, tenantScope } from '@ticketing/db';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
+import { newId } from '@ticketing/ids';
 import type { TicketingDb } from '../db';
+import type { CustomerDetails } from '../domain/customer';
 import { admissionRefused } from '../domain/waiting-room';
 import type { IssuanceKind, IssuanceRefusal, IssuanceStatus, TicketingIssuance } from '../domain/issuance';
 import type { Prisma } from '../generated/prisma/client';
+import { CustomerRepository } from './customer.repository';
 
 const issuanceColumns = {
   id: true,
@@ -47,25 +50,47 @@ export type NewIssuance = Omit<TicketingIssuance, 'mode' | 'status' | 'refusal' 
 export class IssuanceRepository {
   constructor(private readonly db: TicketingDb) {}
 
-  /** Refused with admission_token_used when another issuance used the same waiting-room admission. */
-  async createPending(tenant: Tenant, issuance: NewIssuance): Promise<TicketingIssuance> {
-    const { payment, amount, ...rest } = issuance;
-    const row = await this.db.issuance
-      .create({
-      data: {
-        ...rest,
-        ...tenantScope(tenant),
-        amount: BigInt(amount),
-        payment_type: payment?.type ?? null,
-        payment_reference: payment?.reference ?? null,
-          status: 'pending',
-        },
-        select: issuanceColumns,
-      })
-      .catch((error: unknown) => {
-        throw issuance.admission_entry_id && isUniqueViolation(error) ? admissionRefused('used', issuance.event_id) : error;
-      });
-    return toIssuance(row);
+  /**
+   * Records the issuance as pending in one statement, with its buyer: the customer already known,
+   * or the one these details name, created if the email is new. Refused with
+   * admission_token_used when another issuance used the same waiting-room admission.
+   */
+  async createPending(tenant: Tenant, issuance: Omit<NewIssuance, 'customer_id'>, buyer: { customer_id: string } | { details: CustomerDetails }): Promise<TicketingIssuance> {
+    try {
+      const created = await this.insertPending(tenant, issuance, buyer);
+      if (created) return created;
+      // A purchase racing this one created the email's customer after this statement began: it is there now.
+      const customer = 'details' in buyer ? await new CustomerRepository(this.db).findByEmail(tenant, buyer.details.email) : null;
+      if (!customer) throw new Error(`issuance ${issuance.id}: its customer was neither found nor created`);
+      return (await this.insertPending(tenant, issuance, { customer_id: customer.id }))!;
+    } catch (error) {
+      throw issuance.admission_entry_id && isUniqueViolation(error) ? admissionRefused('used', issuance.event_id) : error;
+    }
+  }
+
+  /** The pending issuance, or null when its customer was created by a concurrent statement this one cannot see. */
+  private async insertPending(tenant: Tenant, issuance: Omit<NewIssuance, 'customer_id'>, buyer: { customer_id: string } | { details: CustomerDetails }): Promise<TicketingIssuance | null> {
+    const knownId = 'customer_id' in buyer ? buyer.customer_id : null;
+    const details = 'details' in buyer ? buyer.details : null;
+    const rows = await this.db.$queryRaw<IssuanceRow[]>`
+      WITH new_customer AS (
+        INSERT INTO customers (id, account_id, mode, email, name)
+        SELECT ${newId('cus')}, ${tenant.accountId}, ${tenant.mode}, ${details?.email ?? null}::text, ${details?.name ?? null}::text WHERE ${knownId}::text IS NULL
+        ON CONFLICT (account_id, mode, email) DO NOTHING
+        RETURNING id),
+      buyer AS (
+        SELECT ${knownId}::text AS id WHERE ${knownId}::text IS NOT NULL
+        UNION ALL SELECT id FROM new_customer
+        UNION ALL SELECT id FROM customers WHERE ${knownId}::text IS NULL AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND email = ${details?.email ?? null}::text)
+      INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
+                             comp_reason, seat_hold_id, admission_entry_id, metadata, status)
+      SELECT ${issuance.id}, ${tenant.accountId}, ${tenant.mode}, ${issuance.event_id}, ${issuance.tier_id}, buyer.id, ${issuance.kind}, ${issuance.quantity}::int,
+             ${issuance.payment?.type ?? null}::text, ${issuance.payment?.reference ?? null}::text, ${issuance.amount}::bigint, ${issuance.currency},
+             ${issuance.comp_reason}::text, ${issuance.seat_hold_id}::text, ${issuance.admission_entry_id}::text, ${JSON.stringify(issuance.metadata)}::jsonb, 'pending'
+        FROM buyer LIMIT 1
+      RETURNING id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency, comp_reason, seat_hold_id,
+                admission_entry_id, metadata, status, refusal, created_at`;
+    return rows[0] ? toIssuance(rows[0]) : null;
   }
 
   async find(tenant: Tenant, id: string): Promise<TicketingIssuance | null> {

@@ -100,15 +100,19 @@ export class IssueTicketsUseCase {
     const customers = new CustomerRepository(this.prisma);
     const choice = request.customer;
     const known = 'customer_id' in choice ? await customers.findById(tenant, choice.customer_id) : await customers.findByEmail(tenant, choice.details.email);
+    if ('customer_id' in choice && !known) throw ApiError.resourceMissing('customer', choice.customer_id, 'customer_id');
     const units = await this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: request.kind, customer_id: known?.id ?? '' });
     return { known, units };
   }
 
   private async recordAndDrive(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string, held: Outcome<Held>): Promise<IssuedTickets> {
     const prepared = 'error' in held ? held : await outcomeOf(this.prepare(tenant, request, held.value));
+    const record = (db: TicketingDb) => this.recordPending(db, tenant, request, id, prepared);
     let issuance: TicketingIssuance;
     try {
-      issuance = await this.prisma.$transaction((tx) => this.recordPending(tx, tenant, request, id, prepared));
+      // Recording is one statement, and needs a transaction only to be the recorded write of an
+      // Idempotency-Key, or to bind a seat hold with it.
+      issuance = this.mayReplay() || request.seat_hold_id ? await this.prisma.$transaction(record) : await record(this.prisma);
     } catch (error) {
       if ('value' in held) await this.giveBack(claims, id);
       throw error;
@@ -146,28 +150,34 @@ export class IssueTicketsUseCase {
     assertHoldCovers(hold, request, new Date());
   }
 
-  /** Runs only when no earlier call recorded this write; then the hold and the quote must both have succeeded. */
-  private async recordPending(tx: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, prepared: Outcome<Prepared>): Promise<TicketingIssuance> {
+  /**
+   * Runs only when no earlier call recorded this write; then the hold and the price must both
+   * have succeeded. One statement records the issuance with its customer (created if new); a
+   * seat hold is bound to it in the same transaction.
+   */
+  private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, prepared: Outcome<Prepared>): Promise<TicketingIssuance> {
     if ('error' in prepared) throw prepared.error;
     const { known, quote } = prepared.value;
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
-    const customer = known ?? (await new CustomerRepository(tx).resolve(tenant, request.customer));
-    const issuance = await new IssuanceRepository(tx).createPending(tenant, {
-      id,
-      event_id: request.event_id,
-      tier_id: request.tier_id,
-      customer_id: customer.id,
-      kind: request.kind,
-      quantity: request.quantity,
-      payment: request.kind === 'sale' ? request.payment : null,
-      amount: quote.total,
-      currency: quote.currency,
-      comp_reason: request.kind === 'comp' ? request.reason : null,
-      seat_hold_id: request.seat_hold_id,
-      admission_entry_id: request.admission_entry_id,
-      metadata: request.kind === 'sale' ? request.metadata : {},
-    });
-    if (request.seat_hold_id) await this.takeHold(tx, tenant, request.seat_hold_id, id);
+    const issuance = await new IssuanceRepository(db).createPending(
+      tenant,
+      {
+        id,
+        event_id: request.event_id,
+        tier_id: request.tier_id,
+        kind: request.kind,
+        quantity: request.quantity,
+        payment: request.kind === 'sale' ? request.payment : null,
+        amount: quote.total,
+        currency: quote.currency,
+        comp_reason: request.kind === 'comp' ? request.reason : null,
+        seat_hold_id: request.seat_hold_id,
+        admission_entry_id: request.admission_entry_id,
+        metadata: request.kind === 'sale' ? request.metadata : {},
+      },
+      known ? { customer_id: known.id } : request.customer,
+    );
+    if (request.seat_hold_id) await this.takeHold(db, tenant, request.seat_hold_id, id);
     return issuance;
   }
 
