@@ -80,12 +80,12 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     await callUnary(discounts.createDiscountTrigger.bind(discounts), { discount_id: discount.id, condition: { $case: 'min_quantity', value: { quantity: 2 } } }, claims, options);
 
     const one = await reserve(claims, { event_id: eventId, tier_id: tierId, customer_id: 'cus_1' });
-    expect(one.quote).toMatchObject({ event_id: eventId, currency: 'USD', subtotal: 2500, discount_amount: 0, total: 2500, discount: undefined });
+    expect(one.quote).toMatchObject({ event_id: eventId, currency: 'USD', subtotal: 2500, discount_amount: 0, total: 2500, discount: undefined, depends_on_customer: false });
     const two = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2, customer_id: 'cus_1' });
     expect(two.quote).toMatchObject({ subtotal: 5000, discount_amount: 1000, total: 4000, discount: { id: discount.id } });
-    // A guest cannot use a discount limited per customer, as QuoteOrder says.
+    // A guest cannot use a discount limited per customer, as QuoteOrder says, and is told a customer might pay less.
     const guest = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2 });
-    expect(guest.quote).toMatchObject({ subtotal: 5000, total: 5000 });
+    expect(guest.quote).toMatchObject({ subtotal: 5000, total: 5000, depends_on_customer: true });
     // The same reservation again is priced again, as the answer to a retry must be.
     expect((await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2, customer_id: 'cus_1', reservation_id: two.id })).quote).toMatchObject({ total: 4000 });
     expect((await reserve(claims, { event_id: eventId, tier_id: tierId, kind: COMP })).quote).toBeUndefined();

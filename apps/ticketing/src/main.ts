@@ -41,6 +41,7 @@ void runService({
       events: createGrpcClient(catalogV1.EventServiceClient, config.CATALOG_GRPC_URL),
       inventory: createGrpcClient(catalogV1.InventoryServiceClient, config.CATALOG_GRPC_URL),
       tiers: createGrpcClient(catalogV1.TierServiceClient, config.CATALOG_GRPC_URL),
+      discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
       seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, config.CATALOG_GRPC_URL),
     };
     const catalog = new CatalogInventory(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS }, new SoldOutMemo(config.SOLD_OUT_MEMO_MS));

@@ -231,6 +231,25 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(20);
   });
 
+  it('prices a returning customer named by email for them when a discount limited per customer could apply', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    const buy = (amount: number, fields: Partial<ticketingV1.IssueTicketsRequest> = {}) =>
+      issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: `order-${amount}`, amount }, ...fields }));
+    catalogSide.double.customerDiscount = 500;
+    try {
+      // Not a customer yet: priced as a guest, at full price.
+      const first = await buy(2500);
+      await expect(buy(2500)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'payment.amount', message: expect.stringContaining('must be 2000') });
+      expect((await buy(2000)).tickets).toHaveLength(1);
+      const byId = await buy(2000, { customer: { reference: { $case: 'customer_id', value: first.tickets[0]!.customer_id } } });
+      expect(byId.tickets[0]!.customer_id).toBe(first.tickets[0]!.customer_id);
+    } finally {
+      catalogSide.double.customerDiscount = 0;
+    }
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 3 });
+  });
+
   it("answers a tier catalog has just refused as sold out without asking again, until units come back (decision 0037)", async () => {
     const memoCatalog = new CatalogInventory(catalogClients, options, new SoldOutMemo(60_000));
     const server = await startGrpcServer(ticketingGrpcServices(prisma, dependencies(memoCatalog), { tokenSecret, logger }), 0);

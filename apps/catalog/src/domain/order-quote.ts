@@ -10,6 +10,8 @@ export interface OrderQuote {
   discount_amount: number;
   total: number;
   discount: CatalogDiscount | null;
+  /** Priced for a guest while a discount limited per customer was a candidate: a known customer may pay less. */
+  depends_on_customer: boolean;
 }
 
 function optionFor(candidate: DiscountCandidate, order: OrderFacts): DiscountOption | string {
@@ -44,5 +46,6 @@ export function quoteOrder(order: OrderFacts, candidates: readonly DiscountCandi
     discount_amount: sumOf(lines, 'discount_amount'),
     total: sumOf(lines, 'total'),
     discount: best?.discount ?? null,
+    depends_on_customer: order.customerId === null && candidates.some((candidate) => candidate.discount.max_redemptions_per_customer !== null),
   };
 }

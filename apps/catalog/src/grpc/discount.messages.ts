@@ -78,6 +78,7 @@ export function toQuoteMessage(quote: QuoteOrderResult, mode: Mode): catalogV1.Q
     total: quote.total,
     discount: quote.discount ? toDiscountMessage(quote.discount) : undefined,
     quoted_at: quote.quoted_at.toISOString(),
+    depends_on_customer: quote.depends_on_customer,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { InternalClaims } from '@ticketing/auth';
 import { RESERVATION_KIND_MESSAGES, type catalogV1 } from '@ticketing/contracts';
-import type { ApiError } from '@ticketing/errors';
+import { ApiError } from '@ticketing/errors';
 import { serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
 import type { TierFacts } from '../domain/upgrade';
@@ -10,6 +10,7 @@ export interface CatalogClients {
   events: catalogV1.EventServiceClient;
   inventory: catalogV1.InventoryServiceClient;
   tiers: catalogV1.TierServiceClient;
+  discounts: catalogV1.DiscountServiceClient;
   seatMaps: catalogV1.SeatMapServiceClient;
 }
 
@@ -20,7 +21,7 @@ export interface CatalogClients {
 export interface HeldUnits {
   currency: string;
   seated: boolean;
-  quote: OrderQuote | null;
+  quote: GuestQuote | null;
 }
 
 export interface OrderQuote {
@@ -28,6 +29,14 @@ export interface OrderQuote {
   total: number;
   currency: string;
 }
+
+/** A price given without naming the customer: `dependsOnCustomer` when a known one may pay less. */
+export interface GuestQuote extends OrderQuote {
+  dependsOnCustomer: boolean;
+}
+
+/** The quote's one line: its fields are the issuance's. */
+const ONLY_ITEM = 'items[0].';
 
 const tierKey = (claims: InternalClaims, tierId: string) => `${claims.tenant?.account_id}/${claims.tenant?.mode}/${tierId}`;
 
@@ -49,6 +58,22 @@ export class CatalogInventory {
     private readonly soldOut: SoldOutMemo = new SoldOutMemo(0),
   ) {}
 
+  /** The order's total for this customer; a refusal names the issuance's own fields (tier_id, quantity), not the quote's items. */
+  async quote(claims: InternalClaims, order: { event_id: string; tier_id: string; quantity: number; customer_id: string }): Promise<OrderQuote> {
+    const quote = await serviceCalls(this.clients.discounts, claims, this.options)
+      .quoteOrder({
+        event_id: order.event_id,
+        items: [{ tier_id: order.tier_id, quantity: order.quantity }],
+        discount_code: '',
+        customer_id: order.customer_id,
+        customer_segment_ids: [],
+      })
+      .catch((error: unknown) => {
+        throw error instanceof ApiError && error.param?.startsWith(ONLY_ITEM) ? new ApiError(error.code, error.message, { param: error.param.slice(ONLY_ITEM.length) }) : error;
+      });
+    return { total: quote.total, currency: quote.currency };
+  }
+
   /** Catalog's recent sold_out for this tier and quantity, if this process has one: ask nothing more. */
   recentRefusal(claims: InternalClaims, tierId: string, quantity: number): ApiError | null {
     return this.soldOut.refusalFor(tierKey(claims, tierId), quantity);
@@ -57,7 +82,7 @@ export class CatalogInventory {
   /**
    * Holds an issuance's units under its id, for a minute: long enough to record and commit it,
    * short enough that units a crashed call held are soon on sale again. A sale is priced for
-   * its customer (empty for one not yet known), discounts included.
+   * `customer_id`, or for a guest when it is empty, discounts included.
    */
   async reserve(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id' | 'event_id' | 'tier_id' | 'quantity' | 'kind'> & { customer_id: string }): Promise<HeldUnits> {
     const refused = this.recentRefusal(claims, issuance.tier_id, issuance.quantity);
@@ -77,7 +102,7 @@ export class CatalogInventory {
         throw error;
       });
     const { quote, tier } = reservation;
-    return { currency: tier!.currency, seated: tier!.seated, quote: quote ? { total: quote.total, currency: quote.currency } : null };
+    return { currency: tier!.currency, seated: tier!.seated, quote: quote ? { total: quote.total, currency: quote.currency, dependsOnCustomer: quote.depends_on_customer } : null };
   }
 
   /** The issuance's held units become sold; committing again answers the same. */

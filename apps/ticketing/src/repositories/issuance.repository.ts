@@ -1,9 +1,10 @@
 import { isMode, type Tenant } from '@ticketing/auth';
 import { isUniqueViolation, tenantScope } from '@ticketing/db';
+import { ApiError } from '@ticketing/errors';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import { newId } from '@ticketing/ids';
 import type { TicketingDb } from '../db';
-import type { CustomerDetails } from '../domain/customer';
+import type { CustomerChoice } from '../domain/customer';
 import { admissionRefused } from '../domain/waiting-room';
 import type { IssuanceKind, IssuanceRefusal, IssuanceStatus, TicketingIssuance } from '../domain/issuance';
 import type { Prisma } from '../generated/prisma/client';
@@ -51,16 +52,18 @@ export class IssuanceRepository {
   constructor(private readonly db: TicketingDb) {}
 
   /**
-   * Records the issuance as pending in one statement, with its buyer: the customer already known,
-   * or the one these details name, created if the email is new. Refused with
-   * admission_token_used when another issuance used the same waiting-room admission.
+   * Records the issuance as pending in one statement, with its buyer: the tenant's customer with
+   * that id (resource_missing if there is none), or the one these details name, created if the
+   * email is new. Refused with admission_token_used when another issuance used the same
+   * waiting-room admission.
    */
-  async createPending(tenant: Tenant, issuance: Omit<NewIssuance, 'customer_id'>, buyer: { customer_id: string } | { details: CustomerDetails }): Promise<TicketingIssuance> {
+  async createPending(tenant: Tenant, issuance: Omit<NewIssuance, 'customer_id'>, buyer: CustomerChoice): Promise<TicketingIssuance> {
     try {
       const created = await this.insertPending(tenant, issuance, buyer);
       if (created) return created;
+      if ('customer_id' in buyer) throw ApiError.resourceMissing('customer', buyer.customer_id, 'customer_id');
       // A purchase racing this one created the email's customer after this statement began: it is there now.
-      const customer = 'details' in buyer ? await new CustomerRepository(this.db).findByEmail(tenant, buyer.details.email) : null;
+      const customer = await new CustomerRepository(this.db).findByEmail(tenant, buyer.details.email);
       if (!customer) throw new Error(`issuance ${issuance.id}: its customer was neither found nor created`);
       return (await this.insertPending(tenant, issuance, { customer_id: customer.id }))!;
     } catch (error) {
@@ -68,8 +71,11 @@ export class IssuanceRepository {
     }
   }
 
-  /** The pending issuance, or null when its customer was created by a concurrent statement this one cannot see. */
-  private async insertPending(tenant: Tenant, issuance: Omit<NewIssuance, 'customer_id'>, buyer: { customer_id: string } | { details: CustomerDetails }): Promise<TicketingIssuance | null> {
+  /**
+   * The pending issuance, or null when the tenant has no customer with that id, or when the
+   * email's customer was created by a concurrent statement this one cannot see.
+   */
+  private async insertPending(tenant: Tenant, issuance: Omit<NewIssuance, 'customer_id'>, buyer: CustomerChoice): Promise<TicketingIssuance | null> {
     const knownId = 'customer_id' in buyer ? buyer.customer_id : null;
     const details = 'details' in buyer ? buyer.details : null;
     const rows = await this.db.$queryRaw<IssuanceRow[]>`
@@ -79,9 +85,9 @@ export class IssuanceRepository {
         ON CONFLICT (account_id, mode, email) DO NOTHING
         RETURNING id),
       buyer AS (
-        SELECT ${knownId}::text AS id WHERE ${knownId}::text IS NOT NULL
-        UNION ALL SELECT id FROM new_customer
-        UNION ALL SELECT id FROM customers WHERE ${knownId}::text IS NULL AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND email = ${details?.email ?? null}::text)
+        SELECT id FROM new_customer
+        UNION ALL SELECT id FROM customers
+         WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND (id = ${knownId}::text OR email = ${details?.email ?? null}::text))
       INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
                              comp_reason, seat_hold_id, admission_entry_id, metadata, status)
       SELECT ${issuance.id}, ${tenant.accountId}, ${tenant.mode}, ${issuance.event_id}, ${issuance.tier_id}, buyer.id, ${issuance.kind}, ${issuance.quantity}::int,

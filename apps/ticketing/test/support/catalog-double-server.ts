@@ -21,6 +21,7 @@ export async function startCatalogDouble(options: CallerOptions, logger: Logger)
     events: createGrpcClient(catalogV1.EventServiceClient, address),
     inventory: createGrpcClient(catalogV1.InventoryServiceClient, address),
     tiers: createGrpcClient(catalogV1.TierServiceClient, address),
+    discounts: createGrpcClient(catalogV1.DiscountServiceClient, address),
     seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, address),
   };
   return {

@@ -10,9 +10,10 @@ interface DoubleTier {
 }
 
 /**
- * Catalog's inventory in memory, held to the contract of inventory.proto: a sale's reservation
- * is priced at its tier's price, a tier never sells past its capacity, and every reservation
- * call is idempotent by reservation id. (Catalog's own tests hold the real service to the same rules
+ * Catalog's inventory and prices in memory, held to the contract of inventory.proto and
+ * QuoteOrder: a sale's reservation is priced at its tier's price (less `customerDiscount` for a
+ * known customer), a tier never sells past its capacity, and every reservation call is
+ * idempotent by reservation id. (Catalog's own tests hold the real service to the same rules
  * against PostgreSQL; the end-to-end suite runs the two together.)
  */
 export class CatalogDouble {
@@ -20,6 +21,8 @@ export class CatalogDouble {
   private readonly reservations = new Map<string, { tenant: string; reservation: catalogV1.Reservation }>();
   /** Return ids already applied: a repeated return gives nothing back again. */
   private readonly returns = new Set<string>();
+  /** Taken off the order of a known customer, as a discount limited per customer would: a guest pays full price. */
+  customerDiscount = 0;
   /** ReserveInventory calls received, refused ones included. */
   reserveCalls = 0;
   /** Each event's seats, by seat id, with the tier each sells under. */
@@ -83,6 +86,19 @@ export class CatalogDouble {
         ),
       },
       {
+        definition: catalogV1.DiscountServiceService,
+        implementation: implementService<catalogV1.DiscountServiceServer>(
+          {
+            quoteOrder: async (request: catalogV1.QuoteOrderRequest, context: CallContext) => {
+              const [item] = request.items;
+              this.tierOf(item!.tier_id, request.event_id, context);
+              return this.priced(request.event_id, item!.tier_id, item!.quantity, request.customer_id);
+            },
+          } as Partial<AsyncServiceImplementation<catalogV1.DiscountServiceServer>> as AsyncServiceImplementation<catalogV1.DiscountServiceServer>,
+          options,
+        ),
+      },
+      {
         definition: catalogV1.SeatMapServiceService,
         implementation: implementService<catalogV1.SeatMapServiceServer>(
           { locateSeats: async (request: catalogV1.LocateSeatsRequest) => this.locate(request) } as Partial<AsyncServiceImplementation<catalogV1.SeatMapServiceServer>> as AsyncServiceImplementation<catalogV1.SeatMapServiceServer>,
@@ -98,13 +114,29 @@ export class CatalogDouble {
     return stored.tier;
   }
 
-  /** A sale's price at the tier's price, with no discount (the tests' tenants have none); none for a comp. */
-  private quoteOf(reservation: catalogV1.Reservation): catalogV1.Quote | undefined {
+  /** A sale's price at its tier's price, less `customerDiscount` for a known customer; none for a comp. */
+  private quoteOf(reservation: catalogV1.Reservation, customerId: string): catalogV1.Quote | undefined {
     if (reservation.kind !== catalogV1.ReservationKind.RESERVATION_KIND_SALE) return undefined;
-    const tier = this.tiers.get(reservation.tier_id)!.tier;
-    const total = tier.price * reservation.quantity;
-    const line = { tier_id: tier.id, quantity: reservation.quantity, unit_price: tier.price, subtotal: total, discount_amount: 0, total };
-    return { livemode: tier.livemode, event_id: reservation.event_id, currency: tier.currency, lines: [line], subtotal: total, discount_amount: 0, total, discount: undefined, quoted_at: new Date().toISOString() };
+    return this.priced(reservation.event_id, reservation.tier_id, reservation.quantity, customerId);
+  }
+
+  private priced(eventId: string, tierId: string, quantity: number, customerId: string): catalogV1.Quote {
+    const tier = this.tiers.get(tierId)!.tier;
+    const subtotal = tier.price * quantity;
+    const discount = customerId ? Math.min(this.customerDiscount, subtotal) : 0;
+    const line = { tier_id: tier.id, quantity, unit_price: tier.price, subtotal, discount_amount: discount, total: subtotal - discount };
+    return {
+      livemode: tier.livemode,
+      event_id: eventId,
+      currency: tier.currency,
+      lines: [line],
+      subtotal,
+      discount_amount: discount,
+      total: subtotal - discount,
+      discount: undefined,
+      quoted_at: new Date().toISOString(),
+      depends_on_customer: !customerId && this.customerDiscount > 0,
+    };
   }
 
   /** Every tier of the event in one page (the tests' events have a handful). */
@@ -140,7 +172,7 @@ export class CatalogDouble {
       reserveInventory: async (request, context) => {
         this.reserveCalls += 1;
         const existing = this.reservations.get(request.reservation_id);
-        if (existing) return { ...existing.reservation, tier: { ...this.tiers.get(existing.reservation.tier_id)!.tier }, quote: this.quoteOf(existing.reservation) };
+        if (existing) return { ...existing.reservation, tier: { ...this.tiers.get(existing.reservation.tier_id)!.tier }, quote: this.quoteOf(existing.reservation, request.customer_id) };
         const tier = this.tierOf(request.tier_id, request.event_id, context);
         if (tier.held + tier.sold + request.quantity > tier.capacity) throw new ApiError('sold_out', `Tier '${tier.id}' is sold out.`);
         tier.held += request.quantity;
@@ -161,7 +193,7 @@ export class CatalogDouble {
           quote: undefined,
         };
         this.reservations.set(reservation.id, { tenant: tenantKey(context), reservation });
-        return { ...reservation, tier: { ...tier }, quote: this.quoteOf(reservation) };
+        return { ...reservation, tier: { ...tier }, quote: this.quoteOf(reservation, request.customer_id) };
       },
       commitReservation: async (request, context) => settle(request.reservation_id, context, 'committed'),
       releaseReservation: async (request, context) => settle(request.reservation_id, context, 'released'),

@@ -6,7 +6,6 @@ import type { Logger } from '@ticketing/observability';
 import { outcomeOf, type Outcome } from '../call-outcomes';
 import type { CatalogInventory, HeldUnits, OrderQuote } from '../../catalog/catalog-inventory';
 import type { PrismaClient, TicketingDb } from '../../db';
-import type { TicketingCustomer } from '../../domain/customer';
 import {
   assertPaidInFull,
   validCompRequest,
@@ -23,32 +22,22 @@ import { IssuanceRepository } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
 import type { AdmissionGate } from '../waiting-room/admission-gate';
 
-/** What step 1 found: the customer if it exists already, and the units catalog holds. */
-interface Held {
-  known: TicketingCustomer | null;
-  units: HeldUnits;
-}
-
-/** What the recording needs: the customer if it exists already, and the order's price. */
-interface Prepared {
-  known: TicketingCustomer | null;
-  quote: OrderQuote;
-}
 
 
 /**
  * Issues tickets: sold and paid elsewhere, or complimentary (decision 0030), in this order:
  *
- * 1. Look the customer up, then hold the units in catalog under a new issuance id; catalog prices
- *    a sale as it holds it, for that customer. A sold-out tier refuses here, having cost one
- *    read and one catalog call, and nothing at all while catalog's refusal is recent (decision
- *    0037): the cheap path of an on-sale rush.
- * 2. Check a seated tier's seat hold, and the payment against the price (inside step 3). A comp
- *    is free.
- * 3. One transaction records the customer (found by email or created) and the issuance as
- *    pending. Under an Idempotency-Key it is the recorded write: a retry replays it and gets the
- *    first call's issuance, whatever steps 1 and 2 answer now (their outcomes are thrown only
- *    inside it), and the units the retry held are given back.
+ * 1. Hold the units in catalog under a new issuance id; catalog prices a sale as it holds it.
+ *    A sold-out tier refuses here, having cost one catalog call and nothing in ticketing's
+ *    database, and nothing at all while catalog's refusal is recent (decision 0037): the cheap
+ *    path of an on-sale rush.
+ * 2. Check a seated tier's seat hold; price again for a known customer if a discount limited per
+ *    customer could apply (catalog priced a buyer named by email as a guest). A comp is free.
+ * 3. One statement records the issuance as pending with its customer (found by email or
+ *    created), checking the payment against the price first. Under an Idempotency-Key it is the
+ *    recorded write: a retry replays it and gets the first call's issuance, whatever steps 1 and
+ *    2 answer now (their outcomes are thrown only inside it), and the units the retry held are
+ *    given back.
  * 4. Drive the issuance: commit the units, create the tickets.
  *
  * A failure after step 1 gives the held units back; if that fails too, they return when the hold
@@ -84,29 +73,22 @@ export class IssueTicketsUseCase {
 
   private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest): Promise<IssuedTickets> {
     const id = newId('iss');
-    const held = await outcomeOf(this.hold(claims, tenant, request, id));
+    const held = await outcomeOf(this.hold(claims, request, id));
     // With no earlier call to replay, a refusal (sold out) ends here, without writing anything.
     if ('error' in held && !this.mayReplay()) throw held.error;
     return this.inTurn(() => this.recordAndDrive(claims, tenant, request, id, held));
   }
 
-  /**
-   * The customer if it exists already (looked up once: customers are never deleted, so the
-   * recording transaction can use it), then the units, held and priced for that customer.
-   */
-  private async hold(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string): Promise<Held> {
+  /** The units, held and priced: for the customer the request names by id, else as for a guest. */
+  private async hold(claims: InternalClaims, request: IssuanceRequest, id: string): Promise<HeldUnits> {
     const refused = this.catalog.recentRefusal(claims, request.tier_id, request.quantity);
     if (refused) throw refused;
-    const customers = new CustomerRepository(this.prisma);
-    const choice = request.customer;
-    const known = 'customer_id' in choice ? await customers.findById(tenant, choice.customer_id) : await customers.findByEmail(tenant, choice.details.email);
-    if ('customer_id' in choice && !known) throw ApiError.resourceMissing('customer', choice.customer_id, 'customer_id');
-    const units = await this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: request.kind, customer_id: known?.id ?? '' });
-    return { known, units };
+    const customerId = 'customer_id' in request.customer ? request.customer.customer_id : '';
+    return this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: request.kind, customer_id: customerId });
   }
 
-  private async recordAndDrive(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string, held: Outcome<Held>): Promise<IssuedTickets> {
-    const prepared = 'error' in held ? held : await outcomeOf(this.prepare(tenant, request, held.value));
+  private async recordAndDrive(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string, held: Outcome<HeldUnits>): Promise<IssuedTickets> {
+    const prepared = 'error' in held ? held : await outcomeOf(this.prepare(claims, tenant, request, held.value));
     const record = (db: TicketingDb) => this.recordPending(db, tenant, request, id, prepared);
     let issuance: TicketingIssuance;
     try {
@@ -124,15 +106,20 @@ export class IssueTicketsUseCase {
   }
 
   /**
-   * The order's price: catalog's for a sale, which counted the customer's redemptions; nothing
-   * for a comp, in the held tier's currency. A seated tier sells only the seats of a seat hold
-   * that covers the order (decision 0033).
+   * The order's price: catalog's for a sale; nothing for a comp, in the held tier's currency. A
+   * buyer named by email was priced as a guest; when a discount limited per customer could
+   * apply and the email is a customer's already, catalog prices it again for them. A seated
+   * tier sells only the seats of a seat hold that covers the order (decision 0033).
    */
-  private async prepare(tenant: Tenant, request: IssuanceRequest, { known, units }: Held): Promise<Prepared> {
+  private async prepare(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, units: HeldUnits): Promise<OrderQuote> {
     await this.assertSeatsCovered(tenant, request, units);
-    if (request.kind === 'comp') return { known, quote: { total: 0, currency: units.currency } };
-    if (!units.quote) throw new Error(`catalog held sale ${request.tier_id} without pricing it`);
-    return { known, quote: units.quote };
+    if (request.kind === 'comp') return { total: 0, currency: units.currency };
+    const quote = units.quote;
+    if (!quote) throw new Error(`catalog held sale ${request.tier_id} without pricing it`);
+    if (!quote.dependsOnCustomer || !('details' in request.customer)) return quote;
+    const known = await new CustomerRepository(this.prisma).findByEmail(tenant, request.customer.details.email);
+    if (!known) return quote;
+    return this.catalog.quote(claims, { event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, customer_id: known.id });
   }
 
   private async assertSeatsCovered(tenant: Tenant, request: IssuanceRequest, held: HeldUnits): Promise<void> {
@@ -155,9 +142,9 @@ export class IssueTicketsUseCase {
    * have succeeded. One statement records the issuance with its customer (created if new); a
    * seat hold is bound to it in the same transaction.
    */
-  private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, prepared: Outcome<Prepared>): Promise<TicketingIssuance> {
+  private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, prepared: Outcome<OrderQuote>): Promise<TicketingIssuance> {
     if ('error' in prepared) throw prepared.error;
-    const { known, quote } = prepared.value;
+    const quote = prepared.value;
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
     const issuance = await new IssuanceRepository(db).createPending(
       tenant,
@@ -175,7 +162,7 @@ export class IssueTicketsUseCase {
         admission_entry_id: request.admission_entry_id,
         metadata: request.kind === 'sale' ? request.metadata : {},
       },
-      known ? { customer_id: known.id } : request.customer,
+      request.customer,
     );
     if (request.seat_hold_id) await this.takeHold(db, tenant, request.seat_hold_id, id);
     return issuance;

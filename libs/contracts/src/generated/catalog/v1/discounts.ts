@@ -204,6 +204,11 @@ export interface Quote {
     | undefined;
   /** The instant the discount rules were evaluated at (ISO 8601 UTC). */
   quoted_at: string;
+  /**
+   * Priced for a guest while a discount limited per customer could apply: the same order may
+   * cost a known customer less. Quote again with their customer_id.
+   */
+  depends_on_customer: boolean;
 }
 
 export interface RedeemDiscountRequest {
@@ -1875,6 +1880,7 @@ function createBaseQuote(): Quote {
     total: 0,
     discount: undefined,
     quoted_at: "",
+    depends_on_customer: false,
   };
 }
 
@@ -1906,6 +1912,9 @@ export const Quote: MessageFns<Quote> = {
     }
     if (message.quoted_at !== "") {
       writer.uint32(74).string(message.quoted_at);
+    }
+    if (message.depends_on_customer !== false) {
+      writer.uint32(80).bool(message.depends_on_customer);
     }
     return writer;
   },
@@ -1993,6 +2002,14 @@ export const Quote: MessageFns<Quote> = {
             }
 
             message.quoted_at = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.depends_on_customer = reader.bool();
             continue;
           }
         }
