@@ -22,8 +22,9 @@ const PRICE = 2500;
 
 /**
  * Issuance spans catalog's database and ticketing's (decision 0030). Whichever process dies
- * after catalog sold the units and before ticketing created the tickets, the re-driver finishes
- * the issuance: each tier's `sold` ends equal to its tickets, never past capacity.
+ * after catalog sold the units and before ticketing created the tickets, once or again and
+ * again, the re-driver finishes the issuance: each tier's `sold` ends equal to its tickets,
+ * never past capacity.
  */
 describe('issuance: sold equals tickets after a process dies mid-issuance', () => {
   afterAll(async () => {
@@ -75,4 +76,53 @@ describe('issuance: sold equals tickets after a process dies mid-issuance', () =
     expect(await tierCounters(tier.body.id)).toMatchObject({ sold: 10, held: 0 });
     expect((await api.get(`/v1/tickets?event_id=${event.body.id}`)).body.data).toHaveLength(10);
   }, 120_000);
+  it('after catalog and ticketing are killed again and again in the middle of a rush, each sold unit has its ticket', async () => {
+    // Replies slowed a little, so that kills land between an issuance's steps rather than around them.
+    await restart('catalog', { REPLY_DELAY_MS: '200' });
+    await restart('ticketing', QUICK_REDRIVE);
+    const { secret_key: key } = await createAccount();
+    const api = as(key);
+    const event = await api.post('/v1/events', { name: 'Crash after crash', starts_at: '2027-09-02T20:00:00Z', currency: 'EUR' });
+    const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: 40 });
+    await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
+
+    let buyer = 0;
+    /** Issuances sent at once; what they answer does not matter, only what the system ends with. */
+    const wave = (size: number) =>
+      Array.from({ length: size }, () => {
+        buyer += 1;
+        return call('POST', `/v1/events/${event.body.id}/tickets`, {
+          key,
+          body: { tier_id: tier.body.id, quantity: 1, customer: { email: `fan${buyer}@example.com` }, payment: { type: 'external', reference: `w${buyer}`, amount: PRICE } },
+        }).catch(() => undefined);
+      });
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const sent = [];
+    for (const victim of ['ticketing', 'catalog', 'ticketing', 'catalog', 'ticketing'] as const) {
+      sent.push(...wave(15));
+      await pause(600);
+      await kill(readPids()[victim]!);
+      await restart(victim, victim === 'ticketing' ? QUICK_REDRIVE : { REPLY_DELAY_MS: '200' });
+    }
+    await Promise.all(sent);
+
+    await waitFor(
+      'the re-driver to settle every pending issuance',
+      async () => ((await issuances(tier.body.id)).some((row) => row.status === 'pending') ? undefined : true),
+      { timeoutMs: 60_000 },
+    );
+    const { sold, capacity } = await tierCounters(tier.body.id);
+    expect(sold).toBeGreaterThan(0);
+    expect(sold).toBeLessThanOrEqual(capacity);
+    expect(await ticketCount(tier.body.id)).toBe(sold);
+    const issued = (await issuances(tier.body.id)).find((row) => row.status === 'issued');
+    expect(issued?.count).toBe(sold);
+    // The kills did land mid-issuance: some issuances were finished by the re-driver, long after they were recorded.
+    const [finishedLate] = await queryServiceDatabase<{ count: number }>(
+      'ticketing',
+      "SELECT count(*)::int AS count FROM issuances WHERE tier_id = $1 AND status = 'issued' AND updated_at - created_at > interval '2 seconds'",
+      [tier.body.id],
+    );
+    expect(finishedLate!.count).toBeGreaterThan(0);
+  }, 180_000);
 });
