@@ -22,8 +22,6 @@ import { IssuanceRepository } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
 import type { AdmissionGate } from '../waiting-room/admission-gate';
 
-
-
 /**
  * Issues tickets: sold and paid elsewhere, or complimentary (decision 0030), in this order:
  *
