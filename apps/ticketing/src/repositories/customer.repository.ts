@@ -3,6 +3,7 @@ import { tenantScope } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import type { TicketingDb } from '../db';
+import { Prisma } from '../generated/prisma/client';
 import type { CustomerChoice, CustomerDetails, TicketingCustomer } from '../domain/customer';
 
 const customerColumns = { id: true, mode: true, email: true, name: true, created_at: true, updated_at: true } as const;
@@ -21,31 +22,18 @@ export class CustomerRepository {
   }
 
   /**
-   * The customer with this email, created with these details if there is none. A concurrent
-   * creation of the same email waits on the unique index, then finds the row it committed.
+   * The customer a request names: by id (resource_missing when the tenant has none), or by
+   * email, created with these details if there is none, in one statement (`buyerCte`). A
+   * concurrent creation of the same email, committed after the statement's snapshot, leaves it
+   * empty; a second look then finds that customer.
    */
-  async findOrCreate(tenant: Tenant, details: CustomerDetails): Promise<TicketingCustomer> {
-    // One statement finds or creates; only a creation racing this one, committed after the
-    // statement's snapshot, leaves both halves empty, and a second look then finds it.
-    const rows = await this.db.$queryRaw<TicketingCustomer[]>`
-      WITH created AS (
-        INSERT INTO customers (id, account_id, mode, email, name) VALUES (${newId('cus')}, ${tenant.accountId}, ${tenant.mode}, ${details.email}, ${details.name})
-        ON CONFLICT (account_id, mode, email) DO NOTHING
-        RETURNING id, mode, email, name, created_at, updated_at)
-      SELECT * FROM created
-      UNION ALL
-      SELECT id, mode, email, name, created_at, updated_at FROM customers WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND email = ${details.email}`;
-    const customer = rows[0] ?? (await this.findByEmail(tenant, details.email));
-    if (!customer) throw new Error(`customer email ${details.email} conflicted, yet no customer has it`);
-    return customer;
-  }
-
-  /** The customer a request names: by id (resource_missing when the tenant has none), or by email, created if new. */
   async resolve(tenant: Tenant, choice: CustomerChoice): Promise<TicketingCustomer> {
-    if ('details' in choice) return this.findOrCreate(tenant, choice.details);
-    const found = await this.findById(tenant, choice.customer_id);
-    if (!found) throw ApiError.resourceMissing('customer', choice.customer_id, 'customer_id');
-    return found;
+    const [found] = await this.db.$queryRaw<TicketingCustomer[]>`WITH ${buyerCte(tenant, choice)} SELECT * FROM buyer LIMIT 1`;
+    if (found) return found;
+    if ('customer_id' in choice) throw ApiError.resourceMissing('customer', choice.customer_id, 'customer_id');
+    const raced = await this.findByEmail(tenant, choice.details.email);
+    if (!raced) throw new Error(`customer email ${choice.details.email} conflicted, yet no customer has it`);
+    return raced;
   }
 
   findById(tenant: Tenant, id: string): Promise<TicketingCustomer | null> {
@@ -55,4 +43,25 @@ export class CustomerRepository {
   findByEmail(tenant: Tenant, email: string): Promise<TicketingCustomer | null> {
     return this.db.customer.findUnique({ where: { account_id_mode_email: { account_id: tenant.accountId, mode: tenant.mode, email } }, select: customerColumns });
   }
+}
+
+/**
+ * The CTEs `new_customer` and `buyer` of a statement that needs the customer a request names:
+ * `buyer` is the tenant's customer with that id, or the one with that email, created with these
+ * details if the email is new. Empty when the id is not the tenant's, or when a concurrent
+ * statement created the email's customer after this one's snapshot (look again).
+ */
+export function buyerCte(tenant: Tenant, choice: CustomerChoice): Prisma.Sql {
+  const id = 'customer_id' in choice ? choice.customer_id : null;
+  const details = 'details' in choice ? choice.details : null;
+  return Prisma.sql`
+    new_customer AS (
+      INSERT INTO customers (id, account_id, mode, email, name)
+      SELECT ${newId('cus')}, ${tenant.accountId}, ${tenant.mode}, ${details?.email ?? null}::text, ${details?.name ?? null}::text WHERE ${id}::text IS NULL
+      ON CONFLICT (account_id, mode, email) DO NOTHING
+      RETURNING id, mode, email, name, created_at, updated_at),
+    buyer AS (
+      SELECT * FROM new_customer
+      UNION ALL SELECT id, mode, email, name, created_at, updated_at FROM customers
+       WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND (id = ${id}::text OR email = ${details?.email ?? null}::text))`;
 }

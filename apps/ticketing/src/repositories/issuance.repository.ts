@@ -2,13 +2,12 @@ import { isMode, type Tenant } from '@ticketing/auth';
 import { isUniqueViolation, tenantScope } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
-import { newId } from '@ticketing/ids';
 import type { TicketingDb } from '../db';
 import type { CustomerChoice } from '../domain/customer';
 import { admissionRefused } from '../domain/waiting-room';
 import type { IssuanceKind, IssuanceRefusal, IssuanceStatus, TicketingIssuance } from '../domain/issuance';
 import type { Prisma } from '../generated/prisma/client';
-import { CustomerRepository } from './customer.repository';
+import { buyerCte, CustomerRepository } from './customer.repository';
 
 const issuanceColumns = {
   id: true,
@@ -71,23 +70,10 @@ export class IssuanceRepository {
     }
   }
 
-  /**
-   * The pending issuance, or null when the tenant has no customer with that id, or when the
-   * email's customer was created by a concurrent statement this one cannot see.
-   */
+  /** The pending issuance, or null when its buyer was not found (see `buyerCte`). */
   private async insertPending(tenant: Tenant, issuance: Omit<NewIssuance, 'customer_id'>, buyer: CustomerChoice): Promise<TicketingIssuance | null> {
-    const knownId = 'customer_id' in buyer ? buyer.customer_id : null;
-    const details = 'details' in buyer ? buyer.details : null;
     const rows = await this.db.$queryRaw<IssuanceRow[]>`
-      WITH new_customer AS (
-        INSERT INTO customers (id, account_id, mode, email, name)
-        SELECT ${newId('cus')}, ${tenant.accountId}, ${tenant.mode}, ${details?.email ?? null}::text, ${details?.name ?? null}::text WHERE ${knownId}::text IS NULL
-        ON CONFLICT (account_id, mode, email) DO NOTHING
-        RETURNING id),
-      buyer AS (
-        SELECT id FROM new_customer
-        UNION ALL SELECT id FROM customers
-         WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND (id = ${knownId}::text OR email = ${details?.email ?? null}::text))
+      WITH ${buyerCte(tenant, buyer)}
       INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
                              comp_reason, seat_hold_id, admission_entry_id, metadata, status)
       SELECT ${issuance.id}, ${tenant.accountId}, ${tenant.mode}, ${issuance.event_id}, ${issuance.tier_id}, buyer.id, ${issuance.kind}, ${issuance.quantity}::int,
