@@ -65,4 +65,16 @@ describe('waiting room through the gateway', () => {
     const stranger = as((await createAccount()).secret_key);
     expect((await stranger.post(`/v1/events/${roomed.eventId}/queue/join`, {})).status).toBe(409);
   });
+
+  it('gives an admission up when its entry leaves: its token no longer sells', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSaleBehindRoom(api, 60);
+    const admitted = (await api.post(`/v1/events/${eventId}/queue/join`, {})).body;
+    expect(admitted.status).toBe('admitted');
+    expect((await api.post(`/v1/events/${eventId}/queue/leave`, { entry_id: admitted.id })).body).toMatchObject({ status: 'left' });
+    const refused = await api.post(`/v1/events/${eventId}/tickets`, oneTicket(tierId, { admission_token: admitted.admission_token }));
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'admission_token_invalid', message: expect.stringContaining('left the waiting room') });
+    expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 0, held: 0 });
+  });
 });

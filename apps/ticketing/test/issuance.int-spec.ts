@@ -190,7 +190,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const holdSeats = new CreateSeatHoldUseCase(prisma, catalog);
     const hold = await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
     const lapsing = new LapsingHold(catalogClients, options);
-    const issue = new IssueTicketsUseCase(prisma, lapsing, new DriveIssuanceUseCase(prisma, lapsing, codes), new AdmissionGate(prisma, admissionTokens), logger, () => false);
+    const issue = new IssueTicketsUseCase(prisma, lapsing, new DriveIssuanceUseCase(prisma, lapsing, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
     await expect(issue.sell(claims, tenantOf(claims), saleRequest(eventId, tierId, { seat_hold_id: hold.id }))).rejects.toMatchObject({ code: 'issuance_expired' });
 
     expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'released' });
@@ -286,7 +286,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       }
     }
     const flaky = new LostCommitReply(catalogClients, options);
-    const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky, codes), new AdmissionGate(prisma, admissionTokens), logger, () => false);
+    const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
     await expect(issueWithLostReply.sell(claims, tenantOf(claims), saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'service_unavailable' });
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);

@@ -27,8 +27,9 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     database = await createTestDatabase('ticketing', path.join(__dirname, '../prisma/migrations'));
     prisma = createTicketingPrisma(database.url);
     redis = await connectRedis('redis://127.0.0.1:6379', logger);
-    room = new WaitingRoomUseCase(prisma, new QueueStore(redis, 600_000), logger, () => now);
-    gate = new AdmissionGate(prisma, tokens);
+    const queues = new QueueStore(redis, 600_000);
+    room = new WaitingRoomUseCase(prisma, queues, logger, () => now);
+    gate = new AdmissionGate(prisma, tokens, queues);
   });
 
   afterAll(async () => {
@@ -94,6 +95,17 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     expect(await room.leave(tenant, eventId, second.id)).toMatchObject({ status: 'left', position: null });
     expect((await room.read(tenant, eventId, third.id)).entry).toMatchObject({ position: 1 });
     await expect(room.leave(tenant, eventId, newId('qen'))).rejects.toMatchObject({ code: 'resource_missing', param: 'entry_id' });
+  });
+
+  it('gives an admission up when its entry leaves: the token no longer lets an issuance through', async () => {
+    const { tenant, eventId } = await eventWithRoom(10);
+    const entry = await room.join(tenant, eventId);
+    expect(entry.status).toBe('admitted');
+    const token = tokens.sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
+    expect(await gate.admit(tenant, eventId, token)).toBe(entry.id);
+    expect(await room.leave(tenant, eventId, entry.id)).toMatchObject({ status: 'left' });
+    await expect(gate.admit(tenant, eventId, token)).rejects.toMatchObject({ code: 'admission_token_invalid', message: expect.stringContaining('left the waiting room') });
+    expect(await room.leave(tenant, eventId, entry.id)).toMatchObject({ status: 'left' });
   });
 
   it('has no room for an event without one enabled, nor for another tenant', async () => {

@@ -719,7 +719,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Leave the waiting room; an entry already admitted is answered as it is
+         * Leave the waiting room: a waiting entry gives its place up, an admitted one its admission (its token stops working)
          * @description Needs a secret key with scope `tickets:issue`.
          */
         post: operations["leaveQueue"];

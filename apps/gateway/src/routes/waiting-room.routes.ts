@@ -36,7 +36,7 @@ export const waitingRoomRoutes = [
     operationId: 'leaveQueue',
     method: 'post',
     path: '/v1/events/{id}/queue/leave',
-    summary: 'Leave the waiting room; an entry already admitted is answered as it is',
+    summary: 'Leave the waiting room: a waiting entry gives its place up, an admitted one its admission (its token stops working)',
     tag: TAG,
     access,
     errors: ['waiting_room_disabled'],

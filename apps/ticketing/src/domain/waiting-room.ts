@@ -35,7 +35,7 @@ export function waitingRoomDisabled(eventId: string): ApiError {
   return new ApiError('waiting_room_disabled', `Event '${eventId}' has no waiting room enabled; issue tickets without joining a queue.`);
 }
 
-export function admissionRefused(reason: 'required' | 'invalid' | 'used', eventId: string): ApiError {
+export function admissionRefused(reason: 'required' | 'invalid' | 'left' | 'used', eventId: string): ApiError {
   switch (reason) {
     case 'required':
       return new ApiError('admission_token_required', `Event '${eventId}' sells through its waiting room: join the queue (POST /v1/events/${eventId}/queue/join) and pass the admission_token you get once admitted.`, {
@@ -43,6 +43,10 @@ export function admissionRefused(reason: 'required' | 'invalid' | 'used', eventI
       });
     case 'invalid':
       return new ApiError('admission_token_invalid', `admission_token is not a valid, unexpired admission to event '${eventId}'.`, { param: 'admission_token' });
+    case 'left':
+      return new ApiError('admission_token_invalid', `This admission_token's entry left the waiting room of event '${eventId}', giving its admission up; join the queue again.`, {
+        param: 'admission_token',
+      });
     case 'used':
       return new ApiError('admission_token_used', 'This admission_token was already used by an issuance; each admission lets one issuance through.', { param: 'admission_token' });
   }

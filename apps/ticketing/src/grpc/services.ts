@@ -59,7 +59,7 @@ export function ticketingGrpcServices(
   const prisma = idempotentWrites(client, currentIdempotentCall);
   const createCustomer = new CreateCustomerUseCase(prisma);
   const getCustomer = new GetCustomerUseCase(prisma);
-  const gate = new AdmissionGate(client, admissionTokens);
+  const gate = new AdmissionGate(client, admissionTokens, queues);
   const issueTickets = new IssueTicketsUseCase(
     prisma,
     catalog,

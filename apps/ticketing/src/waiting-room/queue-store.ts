@@ -64,7 +64,7 @@ const LEAVE = `${ADMIT}
 admit()
 local id = ARGV[3]
 local entry = view(id)
-if entry and entry.status == 'waiting' then
+if entry and entry.status ~= 'left' then
   redis.call('ZREM', waiting, id)
   entry.status = 'left'
   entry.position = nil
@@ -72,6 +72,8 @@ if entry and entry.status == 'waiting' then
 end
 return answer(entry)
 `;
+
+const keyPrefix = (eventId: string) => `ticketing:queue:${eventId}`;
 
 interface StoredEntry {
   id: string;
@@ -111,13 +113,19 @@ export class QueueStore {
     return this.run(READ, eventId, rate, entryId ?? '', at);
   }
 
-  /** Takes a waiting entry out of the queue; an admitted or departed entry is answered as it is. */
+  /** Takes an entry out: a waiting one leaves its place, an admitted one gives its admission up. */
   leave(eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
     return this.run(LEAVE, eventId, rate, entryId, at);
   }
 
+  /** Whether the entry left the queue, after admission or before. */
+  async hasLeft(eventId: string, entryId: string): Promise<boolean> {
+    const raw = await this.redis.hGet(`${keyPrefix(eventId)}:entries`, entryId);
+    return raw !== null && raw !== undefined && (JSON.parse(raw) as StoredEntry).status === 'left';
+  }
+
   private async run(script: string, eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
-    const prefix = `ticketing:queue:${eventId}`;
+    const prefix = keyPrefix(eventId);
     const raw = await this.redis.eval(script, { keys: [`${prefix}:waiting`, `${prefix}:entries`, `${prefix}:state`], arguments: [String(at.getTime()), String(rate), entryId] });
     const answer = JSON.parse(String(raw)) as ScriptAnswer;
     return {

@@ -4,6 +4,7 @@ import type { PrismaClient } from '../../db';
 import { admissionRefused } from '../../domain/waiting-room';
 import { EventSettingsRepository } from '../../repositories/event-settings.repository';
 import type { AdmissionTokens } from '../../waiting-room/admission-tokens';
+import type { QueueStore } from '../../waiting-room/queue-store';
 
 /**
  * How long this process trusts what it read of an event's waiting room. Every sale asks, before
@@ -16,8 +17,9 @@ const MAX_CACHED_EVENTS = 10_000;
 
 /**
  * What issuance asks of the waiting room (decision 0034): while the event's room is enabled, a
- * valid admission token to this event is required, and the entry it admits is recorded on the
- * issuance, whose unique index refuses a second use. Events without an enabled room pass.
+ * valid admission token to this event is required, whose entry has not left the queue since,
+ * and the entry it admits is recorded on the issuance, whose unique index refuses a second use.
+ * Events without an enabled room pass.
  */
 export class AdmissionGate {
   private readonly roomEnabled = new LRUCache<string, { enabled: boolean }>({ max: MAX_CACHED_EVENTS, ttl: SETTING_TTL_MS });
@@ -25,6 +27,7 @@ export class AdmissionGate {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly tokens: AdmissionTokens,
+    private readonly queues: QueueStore,
   ) {}
 
   /** The admitted entry this issuance uses, or null when the event sells without a waiting room. */
@@ -33,6 +36,7 @@ export class AdmissionGate {
     if (!token) throw admissionRefused('required', eventId);
     const admission = this.tokens.verify(token);
     if (!admission || admission.eventId !== eventId) throw admissionRefused('invalid', eventId);
+    if (await this.queues.hasLeft(eventId, admission.entryId)) throw admissionRefused('left', eventId);
     return admission.entryId;
   }
 

@@ -492,7 +492,10 @@ export const WaitingRoomServiceService = {
     responseSerialize: (value: Queue): Buffer => Buffer.from(Queue.encode(value).finish()),
     responseDeserialize: (value: Buffer): Queue => Queue.decode(value),
   },
-  /** Takes a waiting entry out; an admitted or departed one is answered as it is. */
+  /**
+   * Takes a waiting entry out; an admitted one gives its admission up (its token is refused
+   * from then on); one that left already is answered as it is.
+   */
   leaveQueue: {
     path: "/ticketing.v1.WaitingRoomService/LeaveQueue" as const,
     requestStream: false as const,
@@ -508,7 +511,10 @@ export interface WaitingRoomServiceServer extends UntypedServiceImplementation {
   joinQueue: handleUnaryCall<JoinQueueRequest, QueueEntry>;
   /** The room's state and, with entry_id, that entry (with its token once admitted). */
   getQueue: handleUnaryCall<GetQueueRequest, Queue>;
-  /** Takes a waiting entry out; an admitted or departed one is answered as it is. */
+  /**
+   * Takes a waiting entry out; an admitted one gives its admission up (its token is refused
+   * from then on); one that left already is answered as it is.
+   */
   leaveQueue: handleUnaryCall<LeaveQueueRequest, QueueEntry>;
 }
 
@@ -541,7 +547,10 @@ export interface WaitingRoomServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Queue) => void,
   ): ClientUnaryCall;
-  /** Takes a waiting entry out; an admitted or departed one is answered as it is. */
+  /**
+   * Takes a waiting entry out; an admitted one gives its admission up (its token is refused
+   * from then on); one that left already is answered as it is.
+   */
   leaveQueue(
     request: LeaveQueueRequest,
     callback: (error: ServiceError | null, response: QueueEntry) => void,
