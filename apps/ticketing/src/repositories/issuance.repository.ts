@@ -1,6 +1,5 @@
 import { isMode, type Tenant } from '@ticketing/auth';
 import { isUniqueViolation, tenantScope } from '@ticketing/db';
-import { ApiError } from '@ticketing/errors';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { TicketingDb } from '../db';
 import type { CustomerChoice } from '../domain/customer';
@@ -60,10 +59,9 @@ export class IssuanceRepository {
     try {
       const created = await this.insertPending(tenant, issuance, buyer);
       if (created) return created;
-      if ('customer_id' in buyer) throw ApiError.resourceMissing('customer', buyer.customer_id, 'customer_id');
-      // A purchase racing this one created the email's customer after this statement began: it is there now.
-      const customer = await new CustomerRepository(this.db).findByEmail(tenant, buyer.details.email);
-      if (!customer) throw new Error(`issuance ${issuance.id}: its customer was neither found nor created`);
+      // No buyer: an id the tenant does not have (resolve refuses it), or an email whose customer a
+      // racing purchase created after this statement began (resolve finds it).
+      const customer = await new CustomerRepository(this.db).resolve(tenant, buyer);
       return (await this.insertPending(tenant, issuance, { customer_id: customer.id }))!;
     } catch (error) {
       throw issuance.admission_entry_id && isUniqueViolation(error) ? admissionRefused('used', issuance.event_id) : error;
