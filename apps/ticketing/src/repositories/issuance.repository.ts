@@ -43,7 +43,8 @@ function toIssuance({ payment_type, payment_reference, amount, kind, status, met
   };
 }
 
-export type NewIssuance = Omit<TicketingIssuance, 'mode' | 'status' | 'refusal' | 'created_at'>;
+/** An issuance to record; its customer is the buyer recorded with it. */
+export type NewIssuance = Omit<TicketingIssuance, 'mode' | 'status' | 'refusal' | 'created_at' | 'customer_id'>;
 
 /** Issuances of one tenant, except the re-driver's scan, which looks across tenants. */
 export class IssuanceRepository {
@@ -55,7 +56,7 @@ export class IssuanceRepository {
    * email is new. Refused with admission_token_used when another issuance used the same
    * waiting-room admission.
    */
-  async createPending(tenant: Tenant, issuance: Omit<NewIssuance, 'customer_id'>, buyer: CustomerChoice): Promise<TicketingIssuance> {
+  async createPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice): Promise<TicketingIssuance> {
     try {
       const created = await this.insertPending(tenant, issuance, buyer);
       if (created) return created;
@@ -69,7 +70,7 @@ export class IssuanceRepository {
   }
 
   /** The pending issuance, or null when its buyer was not found (see `buyerCte`). */
-  private async insertPending(tenant: Tenant, issuance: Omit<NewIssuance, 'customer_id'>, buyer: CustomerChoice): Promise<TicketingIssuance | null> {
+  private async insertPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice): Promise<TicketingIssuance | null> {
     const rows = await this.db.$queryRaw<IssuanceRow[]>`
       WITH ${buyerCte(tenant, buyer)}
       INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
