@@ -74,18 +74,14 @@ export class CatalogInventory {
     return { total: quote.total, currency: quote.currency };
   }
 
-  /** Catalog's recent sold_out for this tier and quantity, if this process has one: ask nothing more. */
-  recentRefusal(claims: InternalClaims, tierId: string, quantity: number): ApiError | null {
-    return this.soldOut.refusalFor(tierKey(claims, tierId), quantity);
-  }
-
   /**
    * Holds an issuance's units under its id, for a minute: long enough to record and commit it,
    * short enough that units a crashed call held are soon on sale again. A sale is priced for
    * `customer_id`, or for a guest when it is empty, discounts included.
    */
   async reserve(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id' | 'event_id' | 'tier_id' | 'quantity' | 'kind'> & { customer_id: string }): Promise<HeldUnits> {
-    const refused = this.recentRefusal(claims, issuance.tier_id, issuance.quantity);
+    // Catalog's recent sold_out for this tier and quantity: ask nothing more.
+    const refused = this.soldOut.refusalFor(tierKey(claims, issuance.tier_id), issuance.quantity);
     if (refused) throw refused;
     const reservation = await serviceCalls(this.clients.inventory, claims, this.options)
       .reserveInventory({
