@@ -9,7 +9,7 @@ import { EventSettingsRepository } from '../src/repositories/event-settings.repo
 import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
 import { WaitingRoomUseCase } from '../src/usecases/waiting-room/waiting-room.usecase';
 import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
-import { QueueStore } from '../src/waiting-room/queue-store';
+import { QUEUE_IDLE_TTL_MS, QueueStore } from '../src/waiting-room/queue-store';
 
 const logger = createLogger('ticketing-test', 'silent');
 
@@ -95,6 +95,20 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     expect(await room.leave(tenant, eventId, second.id)).toMatchObject({ status: 'left', position: null });
     expect((await room.read(tenant, eventId, third.id)).entry).toMatchObject({ position: 1 });
     await expect(room.leave(tenant, eventId, newId('qen'))).rejects.toMatchObject({ code: 'resource_missing', param: 'entry_id' });
+  });
+
+  it('lets a room’s keys expire a week after the last call that touched them', async () => {
+    const { tenant, eventId } = await eventWithRoom(1);
+    await room.join(tenant, eventId);
+    await room.join(tenant, eventId);
+    const keys = ['waiting', 'entries', 'state'].map((suffix) => `ticketing:queue:${eventId}:${suffix}`);
+    for (const key of keys) await redis.pExpire(key, 1000);
+    await room.read(tenant, eventId, '');
+    for (const key of keys) {
+      const ttl = await redis.pTTL(key);
+      expect(ttl).toBeGreaterThan(QUEUE_IDLE_TTL_MS - 60_000);
+      expect(ttl).toBeLessThanOrEqual(QUEUE_IDLE_TTL_MS);
+    }
   });
 
   it('gives an admission up when its entry leaves: the token no longer lets an issuance through', async () => {

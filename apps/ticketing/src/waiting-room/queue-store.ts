@@ -7,11 +7,12 @@ import type { QueueEntry, QueueEntryStatus, QueueState } from '../domain/waiting
  * room's state (join sequence, admitted count, admission clock). Each operation is one Lua
  * script, so it first admits, atomically, the entries whose turn has come (first in, first out,
  * at the event's rate: a token bucket holding at most one minute of admissions), then does its
- * work on a queue no other call can change meanwhile.
+ * work on a queue no other call can change meanwhile. A room's keys expire once no call has
+ * touched them for `idleTtlMs` (a week by default): an event's queue goes away after its on-sale.
  */
 const ADMIT = `
 local waiting, entries, state = KEYS[1], KEYS[2], KEYS[3]
-local now, rate = tonumber(ARGV[1]), tonumber(ARGV[2])
+local now, rate, idle_ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4])
 local admitted = {}
 local function admit()
   local interval = 60000 / rate
@@ -30,6 +31,7 @@ local function admit()
     clock = math.max(clock + (#popped / 2) * interval, now - 60000)
   end
   redis.call('HSET', state, 'clock', tostring(clock))
+  for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, idle_ttl) end
 end
 local function view(id)
   local raw = redis.call('HGET', entries, id)
@@ -43,6 +45,9 @@ local function answer(entry)
   return cjson.encode({ entry = entry, admitted = admitted, length = redis.call('ZCARD', waiting), admitted_total = tonumber(redis.call('HGET', state, 'admitted') or '0') })
 end
 `;
+
+/** How long a room's keys stay in Redis after the last call that touched them. */
+export const QUEUE_IDLE_TTL_MS = 7 * 24 * 3600 * 1000;
 
 /** Queues the newcomer, then admits: with room to spare, it is admitted in the same call. */
 const JOIN = `${ADMIT}
@@ -102,6 +107,7 @@ export class QueueStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly admissionTtlMs: number,
+    private readonly idleTtlMs: number = QUEUE_IDLE_TTL_MS,
   ) {}
 
   join(eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
@@ -126,7 +132,7 @@ export class QueueStore {
 
   private async run(script: string, eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
     const prefix = keyPrefix(eventId);
-    const raw = await this.redis.eval(script, { keys: [`${prefix}:waiting`, `${prefix}:entries`, `${prefix}:state`], arguments: [String(at.getTime()), String(rate), entryId] });
+    const raw = await this.redis.eval(script, { keys: [`${prefix}:waiting`, `${prefix}:entries`, `${prefix}:state`], arguments: [String(at.getTime()), String(rate), entryId, String(this.idleTtlMs)] });
     const answer = JSON.parse(String(raw)) as ScriptAnswer;
     return {
       entry: answer.entry ? this.toEntry(eventId, answer.entry) : null,
