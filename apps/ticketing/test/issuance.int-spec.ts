@@ -93,6 +93,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     metadata: { channel: 'box-office' },
     seat_hold_id: '',
     admission_token: '',
+    discount_code: '',
     ...fields,
   });
   const issue = (claims: InternalClaims, request: ticketingV1.IssueTicketsRequest, callOptions: CallerOptions = options) =>
@@ -231,23 +232,102 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(20);
   });
 
-  it('prices a returning customer named by email for them when a discount limited per customer could apply', async () => {
+  it('prices a buyer named by email as the customer they are, or will be, when a discount limited per customer could apply', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims);
     const buy = (amount: number, fields: Partial<ticketingV1.IssueTicketsRequest> = {}) =>
       issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: `order-${amount}`, amount }, ...fields }));
     catalogSide.double.customerDiscount = 500;
     try {
-      // Not a customer yet: priced as a guest, at full price.
-      const first = await buy(2500);
+      // Not a customer yet: priced as the customer this issuance creates, who has redeemed nothing.
       await expect(buy(2500)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'payment.amount', message: expect.stringContaining('must be 2000') });
-      expect((await buy(2000)).tickets).toHaveLength(1);
+      expect(await prisma.customer.count({ where: { account_id: claims.tenant!.account_id } })).toBe(0);
+      const first = await buy(2000);
+      expect((await buy(2000)).tickets[0]!.customer_id).toBe(first.tickets[0]!.customer_id);
       const byId = await buy(2000, { customer: { reference: { $case: 'customer_id', value: first.tickets[0]!.customer_id } } });
       expect(byId.tickets[0]!.customer_id).toBe(first.tickets[0]!.customer_id);
     } finally {
       catalogSide.double.customerDiscount = 0;
     }
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 3 });
+  });
+
+  describe('discount codes (decision 0038)', () => {
+    const withCode = (eventId: string, tierId: string, code: string, amount: number, email = 'ann@example.com') =>
+      saleRequest(eventId, tierId, { discount_code: code, payment: { reference: `order-${email}`, amount }, customer: { reference: { $case: 'details', value: { email, name: '' } } } });
+
+    it('prices the order with the code the buyer entered and counts it once against the discount’s limit', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims);
+      const discountId = catalogSide.double.addCodeDiscount('SPRING', 500, 1);
+      await expect(issue(claims, withCode(eventId, tierId, 'spring', 5000))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'payment.amount', message: expect.stringContaining('must be 4500') });
+      await expect(issue(claims, withCode(eventId, tierId, 'WINTER', 4500))).rejects.toMatchObject({ code: 'resource_missing', param: 'discount_code' });
+      expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(0);
+
+      const issued = await issue(claims, withCode(eventId, tierId, 'spring', 4500));
+      expect(issued.tickets.map((ticket) => ticket.price)).toEqual([2250, 2250]);
+      expect(await prisma.issuance.findUniqueOrThrow({ where: { id: issued.issuance_id } })).toMatchObject({ discount_id: discountId, amount: 4500n });
+      expect(catalogSide.double.redemptions(discountId)).toBe(1);
+
+      // Its one use is taken: the next buyer is told so, and nothing is held or recorded.
+      await expect(issue(claims, withCode(eventId, tierId, 'SPRING', 4500, 'bo@example.com'))).rejects.toMatchObject({ code: 'discount_not_applicable', param: 'discount_code' });
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+      expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(1);
+    });
+
+    it('refuses an issuance whose discount was used up between its quote and its redemption, and gives its units back', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims);
+      const discountId = catalogSide.double.addCodeDiscount('LAST', 500, 1);
+      /** Another order takes the discount's last use while this one is under way. */
+      class RacedRedemption extends CatalogInventory {
+        override async redeem(callClaims: InternalClaims, issuance: { id: string; customer_id: string; discount_id: string }): Promise<void> {
+          await super.redeem(callClaims, { ...issuance, id: 'iss_other_order' });
+          await super.redeem(callClaims, issuance);
+        }
+      }
+      const raced = new RacedRedemption(catalogClients, options);
+      const sell = new IssueTicketsUseCase(prisma, raced, new DriveIssuanceUseCase(prisma, raced, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
+      await expect(sell.sell(claims, tenantOf(claims), withCode(eventId, tierId, 'LAST', 4500))).rejects.toMatchObject({ code: 'discount_not_applicable', status: 409 });
+
+      expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'refused' }]);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+      expect(catalogSide.double.redemptions(discountId)).toBe(1);
+    });
+
+    it('gives the redemption back when the hold lapsed before the commit: nothing was sold', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims);
+      const discountId = catalogSide.double.addCodeDiscount('LAPSE', 500, 5);
+      const lapsing = new LapsingHold(catalogClients, options);
+      const sell = new IssueTicketsUseCase(prisma, lapsing, new DriveIssuanceUseCase(prisma, lapsing, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
+      await expect(sell.sell(claims, tenantOf(claims), withCode(eventId, tierId, 'LAPSE', 4500))).rejects.toMatchObject({ code: 'issuance_expired' });
+      expect(catalogSide.double.redemptions(discountId)).toBe(0);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    });
+
+    it('counts a redemption whose reply was lost once: the re-driver finishes the issuance', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims);
+      const discountId = catalogSide.double.addCodeDiscount('ONCE', 500, 5);
+      /** Catalog counts the redemption, but the reply is lost. */
+      class LostRedeemReply extends CatalogInventory {
+        override async redeem(callClaims: InternalClaims, issuance: { id: string; customer_id: string; discount_id: string }): Promise<void> {
+          await super.redeem(callClaims, issuance);
+          throw new ApiError('service_unavailable', 'the reply was lost');
+        }
+      }
+      const flaky = new LostRedeemReply(catalogClients, options);
+      const sell = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
+      await expect(sell.sell(claims, tenantOf(claims), withCode(eventId, tierId, 'ONCE', 4500))).rejects.toMatchObject({ code: 'service_unavailable' });
+      expect(await tierCounters(tierId)).toEqual({ held: 2, sold: 0 });
+
+      const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
+      expect(await redrive.execute(0)).toBeGreaterThanOrEqual(1);
+      expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'issued' }]);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+      expect(catalogSide.double.redemptions(discountId)).toBe(1);
+    });
   });
 
   it("answers a tier catalog has just refused as sold out without asking again, until units come back (decision 0037)", async () => {

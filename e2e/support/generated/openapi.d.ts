@@ -7071,6 +7071,11 @@ export interface operations {
                          */
                         amount: number;
                     };
+                    /**
+                     * @description A code the buyer entered. The best applicable discount, this one or an automatic one, prices the order and counts one redemption.
+                     * @example SUMMER25
+                     */
+                    discount_code?: string;
                     /** @description Required while the event’s waiting room is enabled: the token of your admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Each admission lets one issuance through. */
                     admission_token?: string;
                     /**
@@ -7156,7 +7161,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `issuance_expired`, `seat_hold_unavailable`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `discount_not_applicable`, `issuance_expired`, `seat_hold_unavailable`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -3,7 +3,7 @@ import type { catalogV1 } from '@ticketing/contracts';
 import { toListEnvelope } from '@ticketing/pagination';
 import { discountResource, discountTriggerResource, presentDiscount, presentDiscountTrigger } from '../presenters/discount.presenter';
 import { deletedResource, listOf } from '../presenters/resource.schema';
-import { cleared, currency, dateTime, missing, patchBody, resourceId, wholeNumber, type Issues } from '../validation/fields';
+import { cleared, currency, dateTime, discountCode, missing, patchBody, resourceId, wholeNumber, type Issues } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { uniqueItems } from '../validation/unique-items';
 import { defineRoute, secretKey } from './route';
@@ -11,10 +11,7 @@ import { defineRoute, secretKey } from './route';
 const TAG = 'Discounts';
 const access = secretKey('events:write');
 
-const code = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{3,64}$/, 'must be 3 to 64 letters, digits, hyphens or underscores')
-  .meta({ description: 'What a customer enters at checkout; matched case-insensitively and stored upper case. Unique per account and mode.', example: 'SUMMER25' });
+const code = discountCode.meta({ description: 'What a customer enters at checkout; matched case-insensitively and stored upper case. Unique per account and mode.', example: 'SUMMER25' });
 const redemptionLimit = wholeNumber(1, 1_000_000_000);
 const idList = (prefix: string) => uniqueItems(resourceId(prefix)).max(100, 'takes at most 100 ids');
 

@@ -12,7 +12,7 @@ import {
   ticketResource,
   upgradeOptionResource,
 } from '../presenters/ticket.presenter';
-import { amount, resourceId, text, wholeNumber } from '../validation/fields';
+import { amount, discountCode, resourceId, text, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 import { holderFields, holderOf, requireOneHolder } from './ticket-holder';
@@ -46,6 +46,10 @@ const issueTicketsBody = z
     quantity: wholeNumber(1, 100).meta({ description: 'Within the tier’s min_per_order and max_per_order.', example: 2 }),
     ...holderFields.holder,
     payment: externalPayment('Minor units of the event’s currency; must equal the order’s total, discounts included.'),
+    discount_code: discountCode.optional().meta({
+      description: 'A code the buyer entered. The best applicable discount, this one or an automatic one, prices the order and counts one redemption.',
+      example: 'SUMMER25',
+    }),
     admission_token: z
       .string()
       .min(1)
@@ -136,7 +140,18 @@ export const ticketsRoutes = [
     summary: 'Issue tickets paid for elsewhere; never more than the tier’s capacity',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    errors: ['resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'issuance_expired', 'seat_hold_unavailable', 'admission_token_required', 'admission_token_invalid', 'admission_token_used'],
+    errors: [
+      'resource_missing',
+      'sold_out',
+      'event_not_on_sale',
+      'tier_not_on_sale',
+      'discount_not_applicable',
+      'issuance_expired',
+      'seat_hold_unavailable',
+      'admission_token_required',
+      'admission_token_invalid',
+      'admission_token_used',
+    ],
     body: issueTicketsBody,
     response: ticketIssuanceResource,
     handler: async ({ params, body }, { services, key }) =>
@@ -150,6 +165,7 @@ export const ticketsRoutes = [
           metadata: body.metadata ?? {},
           seat_hold_id: body.seat_hold_id ?? '',
           admission_token: body.admission_token ?? '',
+          discount_code: body.discount_code ?? '',
         }),
         key!.mode === 'live',
       ),

@@ -42,3 +42,6 @@ export type Issues = z.core.$RefinementCtx;
 export function missing(ctx: Issues, field: string, message: string): void {
   ctx.addIssue({ code: 'custom', path: [field], message, params: { code: 'parameter_missing' }, input: undefined });
 }
+
+/** A discount code as customers type it: matched case-insensitively and stored upper case. */
+export const discountCode = z.string().regex(/^[A-Za-z0-9_-]{3,64}$/, 'must be 3 to 64 letters, digits, hyphens or underscores');

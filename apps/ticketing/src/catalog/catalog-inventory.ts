@@ -28,6 +28,8 @@ export interface OrderQuote {
   /** Minor units of currency, discounts included. */
   total: number;
   currency: string;
+  /** The discount applied; null when none applies. */
+  discountId: string | null;
 }
 
 /** A price given without naming the customer: `dependsOnCustomer` when a known one may pay less. */
@@ -58,20 +60,24 @@ export class CatalogInventory {
     private readonly soldOut: SoldOutMemo = new SoldOutMemo(0),
   ) {}
 
-  /** The order's total for this customer; a refusal names the issuance's own fields (tier_id, quantity), not the quote's items. */
-  async quote(claims: InternalClaims, order: { event_id: string; tier_id: string; quantity: number; customer_id: string }): Promise<OrderQuote> {
+  /**
+   * The order's total for this customer (empty for a guest) with the best applicable discount,
+   * the code's if it is; a refusal names the issuance's own fields (tier_id, quantity), not the
+   * quote's items.
+   */
+  async quote(claims: InternalClaims, order: { event_id: string; tier_id: string; quantity: number; customer_id: string; discount_code: string | null }): Promise<OrderQuote> {
     const quote = await serviceCalls(this.clients.discounts, claims, this.options)
       .quoteOrder({
         event_id: order.event_id,
         items: [{ tier_id: order.tier_id, quantity: order.quantity }],
-        discount_code: '',
+        discount_code: order.discount_code ?? '',
         customer_id: order.customer_id,
         customer_segment_ids: [],
       })
       .catch((error: unknown) => {
         throw error instanceof ApiError && error.param?.startsWith(ONLY_ITEM) ? new ApiError(error.code, error.message, { param: error.param.slice(ONLY_ITEM.length) }) : error;
       });
-    return { total: quote.total, currency: quote.currency };
+    return { total: quote.total, currency: quote.currency, discountId: quote.discount?.id ?? null };
   }
 
   /**
@@ -98,7 +104,20 @@ export class CatalogInventory {
         throw error;
       });
     const { quote, tier } = reservation;
-    return { currency: tier!.currency, seated: tier!.seated, quote: quote ? { total: quote.total, currency: quote.currency, dependsOnCustomer: quote.depends_on_customer } : null };
+    return { currency: tier!.currency, seated: tier!.seated, quote: quote ? { total: quote.total, currency: quote.currency, discountId: quote.discount?.id ?? null, dependsOnCustomer: quote.depends_on_customer } : null };
+  }
+
+  /**
+   * Counts the issuance against the discount that priced it, for its customer; counting it again
+   * answers the same. Refused with discount_not_applicable when the discount's limits are used up.
+   */
+  async redeem(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id' | 'customer_id'> & { discount_id: string }): Promise<void> {
+    await serviceCalls(this.clients.discounts, claims, this.options).redeemDiscount({ discount_id: issuance.discount_id, order_id: issuance.id, customer_id: issuance.customer_id });
+  }
+
+  /** Gives the issuance's redemption of its discount back; giving it back again answers the same. */
+  async releaseRedemption(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id'> & { discount_id: string }): Promise<void> {
+    await serviceCalls(this.clients.discounts, claims, this.options).releaseDiscountRedemption({ discount_id: issuance.discount_id, order_id: issuance.id });
   }
 
   /** The issuance's held units become sold; committing again answers the same. */

@@ -39,6 +39,8 @@ export interface TicketingIssuance {
   seat_hold_id: string | null;
   /** The waiting-room entry whose admission this sale used (decision 0034). */
   admission_entry_id: string | null;
+  /** The discount that priced this sale, counted against its limits before the units are sold (decision 0038). */
+  discount_id: string | null;
   metadata: Record<string, string>;
   status: IssuanceStatus;
   refusal: IssuanceRefusal | null;
@@ -58,6 +60,8 @@ interface OrderRequest {
 export interface SaleRequest extends OrderRequest {
   kind: 'sale';
   payment: ExternalPayment;
+  /** As the buyer entered it; catalog matches it case-insensitively. */
+  discount_code: string | null;
   metadata: Record<string, string>;
 }
 
@@ -90,6 +94,8 @@ export interface SaleCommand extends OrderCommand {
   /** '' when not given. */
   admission_token?: string;
   payment?: { reference: string; amount: number };
+  /** '' when the buyer entered none. */
+  discount_code?: string;
   metadata: Record<string, string>;
 }
 
@@ -119,6 +125,7 @@ export function validSaleRequest(command: SaleCommand): SaleRequest {
       reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH),
       amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER),
     },
+    discount_code: command.discount_code?.trim() || null,
     metadata: validMetadata(command.metadata),
   };
 }

@@ -48,16 +48,16 @@ export class CustomerRepository {
 /**
  * The CTEs `new_customer` and `buyer` of a statement that needs the customer a request names:
  * `buyer` is the tenant's customer with that id, or the one with that email, created with these
- * details if the email is new. Empty when the id is not the tenant's, or when a concurrent
- * statement created the email's customer after this one's snapshot (look again).
+ * details (and `newCustomerId`) if the email is new. Empty when the id is not the tenant's, or
+ * when a concurrent statement created the email's customer after this one's snapshot (look again).
  */
-export function buyerCte(tenant: Tenant, choice: CustomerChoice): Prisma.Sql {
+export function buyerCte(tenant: Tenant, choice: CustomerChoice, newCustomerId: string = newId('cus')): Prisma.Sql {
   const id = 'customer_id' in choice ? choice.customer_id : null;
   const details = 'details' in choice ? choice.details : null;
   return Prisma.sql`
     new_customer AS (
       INSERT INTO customers (id, account_id, mode, email, name)
-      SELECT ${newId('cus')}, ${tenant.accountId}, ${tenant.mode}, ${details?.email ?? null}::text, ${details?.name ?? null}::text WHERE ${id}::text IS NULL
+      SELECT ${newCustomerId}, ${tenant.accountId}, ${tenant.mode}, ${details?.email ?? null}::text, ${details?.name ?? null}::text WHERE ${id}::text IS NULL
       ON CONFLICT (account_id, mode, email) DO NOTHING
       RETURNING id, mode, email, name, created_at, updated_at),
     buyer AS (

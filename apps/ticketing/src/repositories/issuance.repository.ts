@@ -23,6 +23,7 @@ const issuanceColumns = {
   comp_reason: true,
   seat_hold_id: true,
   admission_entry_id: true,
+  discount_id: true,
   metadata: true,
   status: true,
   refusal: true,
@@ -56,9 +57,9 @@ export class IssuanceRepository {
    * email is new. Refused with admission_token_used when another issuance used the same
    * waiting-room admission.
    */
-  async createPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice): Promise<TicketingIssuance> {
+  async createPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice, newCustomerId?: string): Promise<TicketingIssuance> {
     try {
-      const created = await this.insertPending(tenant, issuance, buyer);
+      const created = await this.insertPending(tenant, issuance, buyer, newCustomerId);
       if (created) return created;
       // No buyer: an id the tenant does not have (resolve refuses it), or an email whose customer a
       // racing purchase created after this statement began (resolve finds it).
@@ -70,17 +71,17 @@ export class IssuanceRepository {
   }
 
   /** The pending issuance, or null when its buyer was not found (see `buyerCte`). */
-  private async insertPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice): Promise<TicketingIssuance | null> {
+  private async insertPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice, newCustomerId?: string): Promise<TicketingIssuance | null> {
     const rows = await this.db.$queryRaw<IssuanceRow[]>`
-      WITH ${buyerCte(tenant, buyer)}
+      WITH ${buyerCte(tenant, buyer, newCustomerId)}
       INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
-                             comp_reason, seat_hold_id, admission_entry_id, metadata, status)
+                             comp_reason, seat_hold_id, admission_entry_id, discount_id, metadata, status)
       SELECT ${issuance.id}, ${tenant.accountId}, ${tenant.mode}, ${issuance.event_id}, ${issuance.tier_id}, buyer.id, ${issuance.kind}, ${issuance.quantity}::int,
              ${issuance.payment?.type ?? null}::text, ${issuance.payment?.reference ?? null}::text, ${issuance.amount}::bigint, ${issuance.currency},
-             ${issuance.comp_reason}::text, ${issuance.seat_hold_id}::text, ${issuance.admission_entry_id}::text, ${JSON.stringify(issuance.metadata)}::jsonb, 'pending'
+             ${issuance.comp_reason}::text, ${issuance.seat_hold_id}::text, ${issuance.admission_entry_id}::text, ${issuance.discount_id}::text, ${JSON.stringify(issuance.metadata)}::jsonb, 'pending'
         FROM buyer LIMIT 1
       RETURNING id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency, comp_reason, seat_hold_id,
-                admission_entry_id, metadata, status, refusal, created_at`;
+                admission_entry_id, discount_id, metadata, status, refusal, created_at`;
     return rows[0] ? toIssuance(rows[0]) : null;
   }
 

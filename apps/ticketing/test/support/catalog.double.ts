@@ -9,11 +9,22 @@ interface DoubleTier {
   tier: catalogV1.Tier;
 }
 
+/** A discount with a code: `amountOff` off an order, for at most `maxRedemptions` orders. */
+interface DoubleCodeDiscount {
+  id: string;
+  code: string;
+  amountOff: number;
+  maxRedemptions: number;
+  /** The orders counted against it. */
+  orders: Set<string>;
+}
+
 /**
  * Catalog's inventory and prices in memory, held to the contract of inventory.proto and
- * QuoteOrder: a sale's reservation is priced at its tier's price (less `customerDiscount` for a
- * known customer), a tier never sells past its capacity, and every reservation call is
- * idempotent by reservation id. (Catalog's own tests hold the real service to the same rules
+ * discounts.proto: a sale's reservation is priced at its tier's price (less `customerDiscount`
+ * for a known customer; QuoteOrder also takes a code discount's amount off), a tier never sells
+ * past its capacity nor a discount past its limit, and every reservation and redemption call is
+ * idempotent by its id. (Catalog's own tests hold the real service to the same rules
  * against PostgreSQL; the end-to-end suite runs the two together.)
  */
 export class CatalogDouble {
@@ -27,6 +38,19 @@ export class CatalogDouble {
   reserveCalls = 0;
   /** Each event's seats, by seat id, with the tier each sells under. */
   private readonly seats = new Map<string, Map<string, string>>();
+  private readonly codeDiscounts = new Map<string, DoubleCodeDiscount>();
+
+  /** A discount with a code (matched case-insensitively); answers its id. */
+  addCodeDiscount(code: string, amountOff: number, maxRedemptions: number): string {
+    const id = newId('dsc');
+    this.codeDiscounts.set(code.toUpperCase(), { id, code: code.toUpperCase(), amountOff, maxRedemptions, orders: new Set() });
+    return id;
+  }
+
+  /** How many orders count against the discount now. */
+  redemptions(discountId: string): number {
+    return this.discountById(discountId).orders.size;
+  }
 
   /** A tier on sale in a new event of `tenant`, or in `eventId`. */
   addTier(tenant: { accountId: string; mode: string }, fields: { price: number; capacity: number; currency?: string; rank?: number; eventId?: string }): { eventId: string; tierId: string } {
@@ -92,7 +116,20 @@ export class CatalogDouble {
             quoteOrder: async (request: catalogV1.QuoteOrderRequest, context: CallContext) => {
               const [item] = request.items;
               this.tierOf(item!.tier_id, request.event_id, context);
-              return this.priced(request.event_id, item!.tier_id, item!.quantity, request.customer_id);
+              return this.priced(request.event_id, item!.tier_id, item!.quantity, request.customer_id, this.usableDiscount(request.discount_code));
+            },
+            redeemDiscount: async (request: catalogV1.RedeemDiscountRequest) => {
+              const discount = this.discountById(request.discount_id);
+              if (!discount.orders.has(request.order_id)) {
+                if (discount.orders.size >= discount.maxRedemptions) throw new ApiError('discount_not_applicable', `Discount ${discount.id} has been redeemed ${discount.maxRedemptions} times, its limit.`);
+                discount.orders.add(request.order_id);
+              }
+              return this.redemptionOf(discount, request.order_id);
+            },
+            releaseDiscountRedemption: async (request: catalogV1.ReleaseDiscountRedemptionRequest) => {
+              const discount = this.discountById(request.discount_id);
+              discount.orders.delete(request.order_id);
+              return this.redemptionOf(discount, request.order_id);
             },
           } as Partial<AsyncServiceImplementation<catalogV1.DiscountServiceServer>> as AsyncServiceImplementation<catalogV1.DiscountServiceServer>,
           options,
@@ -120,10 +157,51 @@ export class CatalogDouble {
     return this.priced(reservation.event_id, reservation.tier_id, reservation.quantity, customerId);
   }
 
-  private priced(eventId: string, tierId: string, quantity: number, customerId: string): catalogV1.Quote {
+  /** The discount a code names, if it has a use left; none for an empty code. */
+  private usableDiscount(code: string): DoubleCodeDiscount | null {
+    if (!code) return null;
+    const discount = this.codeDiscounts.get(code.toUpperCase());
+    if (!discount) throw ApiError.resourceMissing('discount code', code, 'discount_code');
+    if (discount.orders.size >= discount.maxRedemptions) throw new ApiError('discount_not_applicable', `The code ${discount.code} cannot be used for this order: it has been used up.`, { param: 'discount_code' });
+    return discount;
+  }
+
+  private discountById(id: string): DoubleCodeDiscount {
+    const discount = [...this.codeDiscounts.values()].find((candidate) => candidate.id === id);
+    if (!discount) throw ApiError.resourceMissing('discount', id, 'discount_id');
+    return discount;
+  }
+
+  private discountMessage(discount: DoubleCodeDiscount): catalogV1.Discount {
+    const now = new Date().toISOString();
+    return {
+      id: discount.id,
+      livemode: false,
+      code: discount.code,
+      percent_off: 0,
+      amount_off: discount.amountOff,
+      currency: 'EUR',
+      applies_to: { event_ids: [], tier_ids: [] },
+      valid_from: '',
+      valid_until: '',
+      max_redemptions: discount.maxRedemptions,
+      max_redemptions_per_customer: 0,
+      times_redeemed: discount.orders.size,
+      active: true,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  private redemptionOf(discount: DoubleCodeDiscount, orderId: string): catalogV1.DiscountRedemption {
+    const now = new Date().toISOString();
+    return { livemode: false, discount_id: discount.id, order_id: orderId, customer_id: '', redeemed_at: now, released_at: discount.orders.has(orderId) ? '' : now, times_redeemed: discount.orders.size };
+  }
+
+  private priced(eventId: string, tierId: string, quantity: number, customerId: string, codeDiscount: DoubleCodeDiscount | null = null): catalogV1.Quote {
     const tier = this.tiers.get(tierId)!.tier;
     const subtotal = tier.price * quantity;
-    const discount = customerId ? Math.min(this.customerDiscount, subtotal) : 0;
+    const discount = codeDiscount ? Math.min(codeDiscount.amountOff, subtotal) : customerId ? Math.min(this.customerDiscount, subtotal) : 0;
     const line = { tier_id: tier.id, quantity, unit_price: tier.price, subtotal, discount_amount: discount, total: subtotal - discount };
     return {
       livemode: tier.livemode,
@@ -133,7 +211,7 @@ export class CatalogDouble {
       subtotal,
       discount_amount: discount,
       total: subtotal - discount,
-      discount: undefined,
+      discount: codeDiscount ? this.discountMessage(codeDiscount) : undefined,
       quoted_at: new Date().toISOString(),
       depends_on_customer: !customerId && this.customerDiscount > 0,
     };

@@ -65,14 +65,9 @@ export class DriveIssuanceUseCase {
 
   /** Drives an issuance the caller knows to be pending (it has just recorded it), without reading it again. */
   async finish(claims: InternalClaims, tenant: Tenant, issuance: TicketingIssuance): Promise<IssuedTickets> {
-    try {
-      await this.catalog.commit(claims, issuance.id);
-    } catch (error) {
-      if (!isRefusal(error)) throw error;
-      await this.refuse(tenant, issuance, publicRefusal(error));
-      // Refused just now, or settled by another driver meanwhile: the record says which.
-      return this.execute(claims, tenant, issuance.id);
-    }
+    const sold = await this.redeemAndCommit(claims, tenant, issuance);
+    // Refused just now, or settled by another driver meanwhile: the record says which.
+    if (!sold) return this.execute(claims, tenant, issuance.id);
     const seatIds = await this.seatsOf(tenant, issuance);
     const units = Array.from({ length: issuance.quantity }, (_, index) => {
       const id = newId('tkt');
@@ -99,6 +94,35 @@ export class DriveIssuanceUseCase {
     const issued = tickets && { issuance: { ...issuance, status: 'issued' as const }, tickets };
     // Another driver issued it first: its tickets are the issuance's.
     return issued ?? this.execute(claims, tenant, issuance.id);
+  }
+
+  /**
+   * Counts the issuance against its discount, then sells its units. False when either refused
+   * and the issuance is now refused: a discount used up meanwhile gives the held units back; a
+   * hold that lapsed gives the redemption back, each before the refusal is recorded, so a driver
+   * cut off between the two does it again. An unknown outcome throws, leaving it pending.
+   */
+  private async redeemAndCommit(claims: InternalClaims, tenant: Tenant, issuance: TicketingIssuance): Promise<boolean> {
+    const discountId = issuance.discount_id;
+    if (discountId) {
+      try {
+        await this.catalog.redeem(claims, { ...issuance, discount_id: discountId });
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        await this.catalog.release(claims, issuance.id);
+        await this.refuse(tenant, issuance, error);
+        return false;
+      }
+    }
+    try {
+      await this.catalog.commit(claims, issuance.id);
+      return true;
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      if (discountId) await this.catalog.releaseRedemption(claims, { id: issuance.id, discount_id: discountId });
+      await this.refuse(tenant, issuance, publicRefusal(error));
+      return false;
+    }
   }
 
   /** The seats a seated issuance sells, in its hold's order (one per ticket); null when it is not seated. */

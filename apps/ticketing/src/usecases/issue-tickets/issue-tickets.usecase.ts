@@ -5,6 +5,7 @@ import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
 import { outcomeOf, type Outcome } from '../call-outcomes';
 import type { CatalogInventory, HeldUnits, OrderQuote } from '../../catalog/catalog-inventory';
+import type { CustomerChoice } from '../../domain/customer';
 import type { PrismaClient, TicketingDb } from '../../db';
 import {
   assertPaidInFull,
@@ -22,6 +23,12 @@ import { IssuanceRepository } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
 import type { AdmissionGate } from '../waiting-room/admission-gate';
 
+/** A priced order, and the id its buyer gets if the issuance creates them as it was priced for them. */
+interface PreparedOrder {
+  quote: OrderQuote;
+  newCustomerId?: string;
+}
+
 /**
  * Issues tickets: sold and paid elsewhere, or complimentary (decision 0030), in this order:
  *
@@ -29,14 +36,15 @@ import type { AdmissionGate } from '../waiting-room/admission-gate';
  *    A sold-out tier refuses here, having cost one catalog call and nothing in ticketing's
  *    database, and nothing at all while catalog's refusal is recent (decision 0037): the cheap
  *    path of an on-sale rush.
- * 2. Check a seated tier's seat hold; price again for a known customer if a discount limited per
- *    customer could apply (catalog priced a buyer named by email as a guest). A comp is free.
+ * 2. Check a seated tier's seat hold. Price again, for the buyer as a customer, when the buyer
+ *    entered a discount code or a discount limited per customer could apply (catalog priced a
+ *    buyer named by email as a guest). A comp is free.
  * 3. One statement records the issuance as pending with its customer (found by email or
  *    created), checking the payment against the price first. Under an Idempotency-Key it is the
  *    recorded write: a retry replays it and gets the first call's issuance, whatever steps 1 and
  *    2 answer now (their outcomes are thrown only inside it), and the units the retry held are
  *    given back.
- * 4. Drive the issuance: commit the units, create the tickets.
+ * 4. Drive the issuance: count it against its discount, commit the units, create the tickets.
  *
  * A failure after step 1 gives the held units back; if that fails too, they return when the hold
  * expires (a minute). A crash after step 3 leaves a pending issuance that the re-driver finishes.
@@ -103,19 +111,31 @@ export class IssueTicketsUseCase {
 
   /**
    * The order's price: catalog's for a sale; nothing for a comp, in the held tier's currency. A
-   * buyer named by email was priced as a guest; when a discount limited per customer could
-   * apply and the email is a customer's already, catalog prices it again for them. A seated
-   * tier sells only the seats of a seat hold that covers the order (decision 0033).
+   * seated tier sells only the seats of a seat hold that covers the order (decision 0033).
+   * Catalog priced a buyer named by email as a guest, and without a code; when the buyer entered
+   * a code, or a discount limited per customer could apply, it prices the order again for the
+   * buyer as a customer (decision 0038): the email's customer, or the one this issuance will
+   * create, who has redeemed nothing yet.
    */
-  private async prepare(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, units: HeldUnits): Promise<OrderQuote> {
+  private async prepare(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, units: HeldUnits): Promise<PreparedOrder> {
     await this.assertSeatsCovered(tenant, request, units);
-    if (request.kind === 'comp') return { total: 0, currency: units.currency };
+    if (request.kind === 'comp') return { quote: { total: 0, currency: units.currency, discountId: null } };
     const quote = units.quote;
     if (!quote) throw new Error(`catalog held sale ${request.tier_id} without pricing it`);
-    if (!quote.dependsOnCustomer || !('details' in request.customer)) return quote;
-    const known = await new CustomerRepository(this.prisma).findByEmail(tenant, request.customer.details.email);
-    if (!known) return quote;
-    return this.catalog.quote(claims, { event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, customer_id: known.id });
+    const buyerIsGuest = 'details' in request.customer && quote.dependsOnCustomer;
+    if (request.discount_code === null && !buyerIsGuest) return { quote };
+    const buyer = await this.buyerToPrice(tenant, request.customer);
+    const order = { event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, discount_code: request.discount_code };
+    return { quote: await this.catalog.quote(claims, { ...order, customer_id: buyer.customerId }), newCustomerId: buyer.newCustomerId };
+  }
+
+  /** The customer an order is priced for: the one named, the email's, or the one the issuance will create for a new email. */
+  private async buyerToPrice(tenant: Tenant, customer: CustomerChoice): Promise<{ customerId: string; newCustomerId?: string }> {
+    if ('customer_id' in customer) return { customerId: customer.customer_id };
+    const known = await new CustomerRepository(this.prisma).findByEmail(tenant, customer.details.email);
+    if (known) return { customerId: known.id };
+    const newCustomerId = newId('cus');
+    return { customerId: newCustomerId, newCustomerId };
   }
 
   private async assertSeatsCovered(tenant: Tenant, request: IssuanceRequest, held: HeldUnits): Promise<void> {
@@ -138,9 +158,9 @@ export class IssueTicketsUseCase {
    * have succeeded. One statement records the issuance with its customer (created if new); a
    * seat hold is bound to it in the same transaction.
    */
-  private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, prepared: Outcome<OrderQuote>): Promise<TicketingIssuance> {
+  private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, prepared: Outcome<PreparedOrder>): Promise<TicketingIssuance> {
     if ('error' in prepared) throw prepared.error;
-    const quote = prepared.value;
+    const { quote, newCustomerId } = prepared.value;
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
     const issuance = await new IssuanceRepository(db).createPending(
       tenant,
@@ -156,9 +176,11 @@ export class IssueTicketsUseCase {
         comp_reason: request.kind === 'comp' ? request.reason : null,
         seat_hold_id: request.seat_hold_id,
         admission_entry_id: request.admission_entry_id,
+        discount_id: quote.discountId,
         metadata: request.kind === 'sale' ? request.metadata : {},
       },
       request.customer,
+      newCustomerId,
     );
     if (request.seat_hold_id) await this.takeHold(db, tenant, request.seat_hold_id, id);
     return issuance;

@@ -78,6 +78,11 @@ export interface IssueTicketsRequest {
    * Each admission lets one issuance through. Empty otherwise.
    */
   admission_token: string;
+  /**
+   * A discount code the buyer entered; empty when none. The best applicable discount (this
+   * code's or an automatic one) prices the order, and it counts against the discount's limits.
+   */
+  discount_code: string;
 }
 
 export interface IssueTicketsRequest_MetadataEntry {
@@ -606,6 +611,7 @@ function createBaseIssueTicketsRequest(): IssueTicketsRequest {
     metadata: {},
     seat_hold_id: "",
     admission_token: "",
+    discount_code: "",
   };
 }
 
@@ -634,6 +640,9 @@ export const IssueTicketsRequest: MessageFns<IssueTicketsRequest> = {
     }
     if (message.admission_token !== "") {
       writer.uint32(66).string(message.admission_token);
+    }
+    if (message.discount_code !== "") {
+      writer.uint32(74).string(message.discount_code);
     }
     return writer;
   },
@@ -716,6 +725,14 @@ export const IssueTicketsRequest: MessageFns<IssueTicketsRequest> = {
             }
 
             message.admission_token = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.discount_code = reader.string();
             continue;
           }
         }
