@@ -288,7 +288,11 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       }
       const raced = new RacedRedemption(catalogClients, options);
       const sell = new IssueTicketsUseCase(prisma, raced, new DriveIssuanceUseCase(prisma, raced, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
-      await expect(sell.sell(claims, tenantOf(claims), withCode(eventId, tierId, 'LAST', 4500))).rejects.toMatchObject({ code: 'discount_not_applicable', status: 409 });
+      await expect(sell.sell(claims, tenantOf(claims), withCode(eventId, tierId, 'LAST', 4500))).rejects.toMatchObject({
+        code: 'discount_not_applicable',
+        status: 409,
+        message: expect.stringContaining(`(${discountId}) can no longer be used for it: Discount ${discountId} cannot be redeemed`),
+      });
 
       expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'refused' }]);
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });

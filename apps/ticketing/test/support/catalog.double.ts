@@ -121,7 +121,7 @@ export class CatalogDouble {
             redeemDiscount: async (request: catalogV1.RedeemDiscountRequest) => {
               const discount = this.discountById(request.discount_id);
               if (!discount.orders.has(request.order_id)) {
-                if (discount.orders.size >= discount.maxRedemptions) throw new ApiError('discount_not_applicable', `Discount ${discount.id} has been redeemed ${discount.maxRedemptions} times, its limit.`);
+                if (discount.orders.size >= discount.maxRedemptions) throw new ApiError('redemption_limit_reached', `Discount ${discount.id} cannot be redeemed: it has been redeemed the maximum number of times.`);
                 discount.orders.add(request.order_id);
               }
               return this.redemptionOf(discount, request.order_id);

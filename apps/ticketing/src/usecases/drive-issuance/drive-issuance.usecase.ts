@@ -33,6 +33,17 @@ function publicRefusal(error: ApiError): ApiError {
 }
 
 /**
+ * Catalog's refusal to count the order against its discount (used up by other orders since the
+ * quote, switched off, the customer's limit reached), told as what it means to the buyer.
+ */
+function discountRefusal(discountId: string, error: ApiError): ApiError {
+  return new ApiError(
+    'discount_not_applicable',
+    `The discount that priced this order (${discountId}) can no longer be used for it: ${error.message} Nothing was sold; issue again at the order's new total.`,
+  );
+}
+
+/**
  * Takes a recorded issuance as far as it can go (decision 0030). Its units were held in catalog
  * under its id before it was recorded; this commits them, then in one local transaction marks it
  * issued, creates its tickets and publishes `ticket.issued`. Every step is idempotent, so this
@@ -110,7 +121,7 @@ export class DriveIssuanceUseCase {
       } catch (error) {
         if (!isRefusal(error)) throw error;
         await this.catalog.release(claims, issuance.id);
-        await this.refuse(tenant, issuance, error);
+        await this.refuse(tenant, issuance, discountRefusal(discountId, error));
         return false;
       }
     }
