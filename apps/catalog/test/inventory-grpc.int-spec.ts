@@ -279,6 +279,27 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
       }
       expect(await counters(tierId)).toEqual({ held: 30, sold: 0 });
     });
+
+    it('commits the reservations of a tenant that arrive together in fewer statements, each tier counting its own', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 30 });
+      const other = await eventWithTier(claims, { capacity: 30 });
+      const held = await Promise.all([
+        ...Array.from({ length: 20 }, () => reserve(claims, { event_id: eventId, tier_id: tierId })),
+        ...Array.from({ length: 10 }, () => reserve(claims, { event_id: other.eventId, tier_id: other.tierId, quantity: 2 })),
+      ]);
+      const statements = jest.spyOn(ReservationRepository.prototype, 'commitAll');
+      try {
+        // Each reservation twice at once: the second commit of each answers the same reservation.
+        const committed = await Promise.all([...held, ...held].map((reservation) => commit(claims, reservation.id)));
+        expect(committed.map((reservation) => reservation.status)).toEqual(Array(60).fill('committed'));
+        expect(statements.mock.calls.length).toBeLessThan(30);
+      } finally {
+        statements.mockRestore();
+      }
+      expect(await counters(tierId)).toEqual({ held: 0, sold: 20 });
+      expect(await counters(other.tierId)).toEqual({ held: 0, sold: 20 });
+    });
   });
 
   describe('expiry', () => {

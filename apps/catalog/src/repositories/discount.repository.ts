@@ -68,15 +68,18 @@ export class DiscountRepository {
     return row && toCatalogDiscount(row);
   }
 
-  /** Active discounts without a code that have a trigger and are valid at `at`: the ones a quote may apply unasked. */
-  async findAutomatic(tenant: Tenant, at: Date): Promise<CatalogDiscount[]> {
+  /**
+   * Active discounts without a code that have a trigger and are valid at some instant of
+   * [from, to]: the ones a quote at one of those instants may apply unasked (it checks its own).
+   */
+  async findAutomatic(tenant: Tenant, { from, to }: { from: Date; to: Date }): Promise<CatalogDiscount[]> {
     const rows = await this.db.discount.findMany({
       where: {
         ...tenantScope(tenant),
         code: null,
         active: true,
         triggers: { some: {} },
-        AND: [{ OR: [{ valid_from: null }, { valid_from: { lte: at } }] }, { OR: [{ valid_until: null }, { valid_until: { gt: at } }] }],
+        AND: [{ OR: [{ valid_from: null }, { valid_from: { lte: to } }] }, { OR: [{ valid_until: null }, { valid_until: { gt: from } }] }],
       },
       orderBy: { id: 'asc' },
       select: discountColumns,

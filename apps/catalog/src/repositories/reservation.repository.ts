@@ -1,7 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import type { CatalogDb } from '../db';
-import type { CatalogReservation, ReservationKind, ReservationRequest, ReservationStatus, ReservationView, ReturnRequest, Settlement } from '../domain/reservation';
+import type { CatalogReservation, ReservationKind, ReservationRequest, ReservationStatus, ReservationView, ReturnRequest } from '../domain/reservation';
 import { eventStatus, type EventStatus } from '../domain/event-status';
 import type { CatalogTier } from '../domain/tier';
 
@@ -84,31 +84,36 @@ export class ReservationRepository {
   }
 
   /**
-   * Settles a held reservation and moves its units in one statement: held → sold when
-   * committed, held → available when released. Answers the reservation and its tier after the
-   * change, or null when the reservation is not the tenant's or no longer held (a concurrent
-   * settlement waits on the row, then finds it settled).
+   * Releases a held reservation and gives its units back in one statement. Answers the
+   * reservation and its tier after the change, or null when the reservation is not the tenant's
+   * or no longer held (a concurrent settlement waits on the row, then finds it settled).
    */
-  async settle(tenant: Tenant, id: string, settlement: Settlement, at: Date): Promise<ReservationView | null> {
+  async release(tenant: Tenant, id: string, at: Date): Promise<ReservationView | null> {
     const rows = await this.db.$queryRaw<Array<ReservationRow & { tier: TierJson }>>`
-      WITH settled AS (
-        UPDATE inventory_reservations
-           SET status = ${settlement}::text,
-               committed_at = CASE WHEN ${settlement}::text = 'committed' THEN ${at}::timestamptz END,
-               released_at = CASE WHEN ${settlement}::text = 'released' THEN ${at}::timestamptz END
+      WITH released AS (
+        UPDATE inventory_reservations SET status = 'released', released_at = ${at}::timestamptz
          WHERE id = ${id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'held'
         RETURNING id, mode, event_id, tier_id, kind, quantity, status, expires_at, created_at, committed_at, released_at),
       moved AS (
-        UPDATE tiers t
-           SET held = t.held - s.quantity,
-               sold = t.sold + CASE WHEN ${settlement}::text = 'committed' THEN s.quantity ELSE 0 END,
-               updated_at = ${at}
-          FROM settled s WHERE t.id = s.tier_id
+        UPDATE tiers t SET held = t.held - r.quantity, updated_at = ${at}
+          FROM released r WHERE t.id = r.tier_id
         RETURNING t.*)
-      SELECT settled.*, tier_json(moved, e.currency) AS tier
-        FROM settled JOIN moved ON moved.id = settled.tier_id JOIN events e ON e.id = moved.event_id`;
+      SELECT released.*, tier_json(moved, e.currency) AS tier
+        FROM released JOIN moved ON moved.id = released.tier_id JOIN events e ON e.id = moved.event_id`;
     const row = rows[0];
     return row ? { reservation: toReservation(row), tier: tierFromJson(row.tier) } : null;
+  }
+
+  /**
+   * Commits every held reservation of the tenant among `ids` and moves their units from held to
+   * sold, in one statement (the `commit_reservations` function, decision 0039). Answers each
+   * reservation it committed, by id, with its tier after the whole batch; ids not held by the
+   * tenant (unknown, already settled) are absent.
+   */
+  async commitAll(tenant: Tenant, ids: readonly string[], at: Date): Promise<Map<string, ReservationView>> {
+    const rows = await this.db.$queryRaw<Array<ReservationRow & { tier: TierJson }>>`
+      SELECT * FROM commit_reservations(${tenant.accountId}, ${tenant.mode}, ${ids}::text[], ${at}::timestamptz)`;
+    return new Map(rows.map(({ tier, ...row }) => [row.id, { reservation: toReservation(row), tier: tierFromJson(tier) }]));
   }
 
   /**

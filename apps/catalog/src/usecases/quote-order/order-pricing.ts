@@ -1,6 +1,8 @@
 import type { Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import type { PrismaClient } from '../../db';
+import { GroupCommit } from '@ticketing/db';
+import type { CatalogDiscount } from '../../domain/discount';
 import type { DiscountCandidate, OrderFacts } from '../../domain/discount-eligibility';
 import { quoteOrder, type OrderQuote } from '../../domain/order-quote';
 import { DiscountRedemptionRepository } from '../../repositories/discount-redemption.repository';
@@ -11,9 +13,23 @@ import { DiscountRepository } from '../../repositories/discount.repository';
  * Prices an order whose lines are known (QuoteOrder, and a sale's reservation): the discount its
  * code names, if any, and every automatic discount that could apply at the order's instant are
  * the candidates; the single best one applies. Reads only.
+ *
+ * Every sale's reservation looks the tenant's automatic discounts up, so during an on-sale the
+ * concurrent lookups of one tenant go together (`GroupCommit`): one query, run after all of them
+ * arrived, for the discounts valid at any of their instants; each order then keeps those valid
+ * at its own.
  */
 export class OrderPricing {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly automatic: GroupCommit<{ tenant: Tenant; at: Date }, CatalogDiscount[]>;
+
+  constructor(private readonly prisma: PrismaClient) {
+    this.automatic = new GroupCommit(async (_key, lookups) => {
+      const instants = lookups.map((lookup) => lookup.at.getTime());
+      const window = { from: new Date(Math.min(...instants)), to: new Date(Math.max(...instants)) };
+      const found = await new DiscountRepository(this.prisma).findAutomatic(lookups[0]!.tenant, window);
+      return lookups.map(() => found);
+    });
+  }
 
   async price(tenant: Tenant, order: OrderFacts): Promise<OrderQuote> {
     return quoteOrder(order, await this.candidates(tenant, order.discountCode, order.customerId, order.at));
@@ -24,7 +40,8 @@ export class OrderPricing {
     const discounts = new DiscountRepository(this.prisma);
     const byCode = code === null ? null : await discounts.findByCode(tenant, code);
     if (code !== null && byCode === null) throw ApiError.resourceMissing('discount code', code, 'discount_code');
-    const all = [...(byCode ? [byCode] : []), ...(await discounts.findAutomatic(tenant, at))];
+    const automatic = await this.automatic.run(`${tenant.accountId}/${tenant.mode}`, { tenant, at });
+    const all = [...(byCode ? [byCode] : []), ...automatic];
     if (all.length === 0) return [];
     const ids = all.map((discount) => discount.id);
     const [conditions, customerCounts] = await Promise.all([

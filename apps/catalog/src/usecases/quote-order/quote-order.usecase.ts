@@ -31,10 +31,14 @@ export interface QuoteOrderResult extends OrderQuote {
  * Reads only: nothing is reserved, so a quoted discount can still be refused at redemption.
  */
 export class QuoteOrderUseCase {
+  private readonly pricing: OrderPricing;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.pricing = new OrderPricing(prisma);
+  }
 
   async execute(tenant: Tenant, command: QuoteOrderCommand): Promise<QuoteOrderResult> {
     const eventId = requiredIdParam(command.event_id, 'event_id');
@@ -46,7 +50,7 @@ export class QuoteOrderUseCase {
 
     const [{ lines, currency }, candidates] = await Promise.all([
       this.linesOf(tenant, eventId, items),
-      new OrderPricing(this.prisma).candidates(tenant, discountCode, customerId, at),
+      this.pricing.candidates(tenant, discountCode, customerId, at),
     ]);
     return { ...quoteOrder({ currency, lines, discountCode, customerId, segmentIds, at }, candidates), event_id: eventId, currency, quoted_at: at };
   }

@@ -1,5 +1,6 @@
 import type { Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
+import { GroupCommit } from '@ticketing/db';
 import type { PrismaClient } from '../../db';
 import { requiredIdParam } from '@ticketing/fields';
 import { settlementRefusal, type ReservationView, type Settlement } from '../../domain/reservation';
@@ -8,19 +9,30 @@ import { TierRepository } from '../../repositories/tier.repository';
 
 /**
  * Commits a held reservation (its units become sold) or releases it (they become available), in
- * one statement that moves the tier's counters with it. The same settlement again answers with
- * the reservation as it is; the other one, once settled, is refused.
+ * one statement that moves the tier's counters with it. Every sale is committed, so the commits
+ * of a tenant that arrive while its previous commit statement runs go together in the next one
+ * (group commit, decision 0039). The same settlement again answers with the reservation as it
+ * is; the other one, once settled, is refused.
  */
 export class SettleReservationUseCase {
+  private readonly commits: GroupCommit<{ tenant: Tenant; id: string }, ReservationView | null>;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.commits = new GroupCommit(async (_key, items) => {
+      const committed = await new ReservationRepository(this.prisma).commitAll(items[0]!.tenant, items.map((item) => item.id), this.clock());
+      return items.map((item) => committed.get(item.id) ?? null);
+    });
+  }
 
   async execute(tenant: Tenant, reservationId: string, settlement: Settlement): Promise<ReservationView> {
     const id = requiredIdParam(reservationId, 'reservation_id');
-    const reservations = new ReservationRepository(this.prisma);
-    const settled = await reservations.settle(tenant, id, settlement, this.clock());
+    const settled =
+      settlement === 'committed'
+        ? await this.commits.run(`${tenant.accountId}/${tenant.mode}`, { tenant, id })
+        : await new ReservationRepository(this.prisma).release(tenant, id, this.clock());
     return settled ?? this.alreadySettled(tenant, id, settlement);
   }
 
