@@ -1,4 +1,3 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setup } from '../setup';
 import { assertPortsFree, launchAll, stopServices, waitForSystem } from '../system/launch';
@@ -12,15 +11,15 @@ export default async function e2eGlobalSetup(): Promise<void> {
   ensureChromium();
   await setup();
   resetPids();
-  const logDir = path.join(repoRoot, '.data/e2e');
-  mkdirSync(logDir, { recursive: true });
-  const log = createWriteStream(path.join(logDir, 'services.log'), { flags: 'w' });
-  const running = await launchAll({ portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv(), onOutput: (service, line) => log.write(`${service} | ${line}\n`) });
+  // Each service writes its own log file, so that the test process spends no CPU relaying lines
+  // (the on-sale rush logs thousands of them while it measures the system).
+  const logDir = path.join(repoRoot, '.data/e2e/logs');
+  const running = await launchAll({ portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv(), logDir });
   for (const service of running) recordPid(service.name, service.process.pid!);
   try {
     await waitForSystem(running, E2E_PORT_OFFSET);
   } catch (error) {
     await stopServices(running);
-    throw new Error(`${(error as Error).message}; service logs: ${path.join(logDir, 'services.log')}`);
+    throw new Error(`${(error as Error).message}; service logs: ${logDir}`);
   }
 }

@@ -1,9 +1,22 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
+
+/**
+ * Connections the kernel may hold for the gateway before it accepts them (Node's default is
+ * 511). An on-sale opens thousands at once; past the queue, the kernel drops them and clients
+ * try again only a second or more later. The kernel caps it at net.core.somaxconn (4096 on
+ * current Linux and in a Kubernetes pod).
+ */
+export const LISTEN_BACKLOG = 4096;
 
 export function listen(app: Express, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, (error?: Error) => (error ? reject(error) : resolve(server)));
+    const server = createServer(app);
+    server.once('error', reject);
+    server.listen({ port, backlog: LISTEN_BACKLOG }, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
   });
 }
 
