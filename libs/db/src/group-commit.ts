@@ -1,6 +1,6 @@
 /**
- * Group commit: calls that would each run the same statement on the same hot row run as one
- * statement for many. Per key (a tier, say), one batch runs at a time; the calls that arrive
+ * Group commit: calls that would each run the same statement (a write to the same hot row, or
+ * the same read) run as one statement for many. Per key (a tier, say), one batch runs at a time; the calls that arrive
  * while it runs wait and go together in the next. A lone call runs at once, so nothing waits
  * for a timer at low load, and under load a batch is as large as the load made it, up to
  * `maxBatch`. `runBatch` answers one result per item, in order: a value, or an Error that only
