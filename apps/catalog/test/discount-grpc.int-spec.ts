@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createCatalogPrisma, type PrismaClient } from '../src/db';
 import { discountGrpcHandlers } from '../src/grpc/discount.grpc';
 import { DiscountRepository } from '../src/repositories/discount.repository';
-import { QuoteOrderUseCase } from '../src/usecases/quote-order/quote-order.usecase';
+import { OrderPricing } from '../src/usecases/quote-order/order-pricing';
 import { createDiscountRequest, firstPage, quoteOrderRequest, updateDiscountRequest } from './support/discount-requests';
 
 const tokenSecret = 'catalog-test-secret-0123456789';
@@ -336,12 +336,16 @@ describe('catalog DiscountService (real PostgreSQL, real gRPC)', () => {
       const until = new Date('2027-03-01T12:00:00Z');
       const earlyBird = await as(account).create(createDiscountRequest({ percent_off: 10, valid_until: until.toISOString() }));
       await as(account).createTrigger({ discount_id: earlyBird.id, condition: { $case: 'min_quantity', value: { quantity: 1 } } });
-      const instants = [-2000, -1000, 1000].map((offset) => new Date(until.getTime() + offset));
-      const quotes = new QuoteOrderUseCase(prisma, () => instants.shift()!);
+      const pricing = new OrderPricing(prisma);
       const lookups = jest.spyOn(DiscountRepository.prototype, 'findAutomatic');
       try {
         const tenant = { accountId: account, mode: 'test' as const };
-        const quoted = await Promise.all([1, 2, 3].map(() => quotes.execute(tenant, quoteOrderRequest(eventId, [{ tier_id: tierIds[0]!, quantity: 1 }]))));
+        const lines = [{ tier_id: tierIds[0]!, event_id: eventId, quantity: 1, unit_price: 1000 }];
+        const quoted = await Promise.all(
+          [-2000, -1000, 1000].map((offset) =>
+            pricing.price(tenant, eventId, { currency: 'EUR', lines, discountCode: null, customerId: null, segmentIds: new Set(), at: new Date(until.getTime() + offset) }),
+          ),
+        );
         expect(quoted.map((quote) => quote.total)).toEqual([900, 900, 1000]);
         // The first runs alone; the two that arrive while it runs go together.
         expect(lookups).toHaveBeenCalledTimes(2);

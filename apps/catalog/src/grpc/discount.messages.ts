@@ -3,7 +3,7 @@ import type { catalogV1 } from '@ticketing/contracts';
 import type { CatalogDiscount } from '../domain/discount';
 import type { RedemptionResult } from '../domain/discount-redemption';
 import type { CatalogDiscountTrigger, TriggerCondition, TriggerConditionInput } from '../domain/discount-trigger';
-import type { QuoteOrderResult } from '../usecases/quote-order/quote-order.usecase';
+import type { QuoteOrderResult } from '../usecases/quote-order/order-pricing';
 
 /** proto3 has no null: an unset text field is empty and an unset number is 0 (docs/decisions/0008). */
 const text = (value: string | null) => value ?? '';

@@ -28,10 +28,10 @@ const ticketColumns = {
   updated_at: true,
 } as const;
 
-type TicketRow = Prisma.TicketGetPayload<{ select: typeof ticketColumns }>;
+export type TicketRow = Prisma.TicketGetPayload<{ select: typeof ticketColumns }>;
 
 /** The columns a statement returns for its tickets, in ticketColumns' order. */
-const RETURNED_TICKET = Prisma.sql`id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, code_version, code, seat_id, reservation_id, pending_change_id, created_at, updated_at`;
+export const RETURNED_TICKET = Prisma.sql`id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, code_version, code, seat_id, reservation_id, pending_change_id, created_at, updated_at`;
 
 
 /** The change being made: its id (`tch_…`) and the message that announces it. */
@@ -40,7 +40,7 @@ export interface ChangeRecord {
   message: OutboxRow<unknown>;
 }
 
-const toTicket = ({ price, status, ...rest }: TicketRow): TicketingTicket => ({ ...rest, status: status as TicketStatus, price: Number(price) });
+export const toTicket = ({ price, status, ...rest }: TicketRow): TicketingTicket => ({ ...rest, status: status as TicketStatus, price: Number(price) });
 
 export interface TicketFilters {
   event_id?: string;

@@ -4,6 +4,7 @@ import type { TicketingDb } from '../db';
 import type { IssuanceRefusal } from '../domain/issuance';
 import type { TicketingTicket } from '../domain/ticket';
 import { enqueue } from './outbox-sql';
+import { RETURNED_TICKET, toTicket, type TicketRow } from './ticket.repository';
 
 export type UpgradeState = 'pending' | 'done' | 'refused';
 
@@ -80,27 +81,24 @@ export class UpgradeRepository {
    * ticket and the reservation of the old unit; null when the upgrade was no longer pending.
    */
   async complete(tenant: Tenant, upgrade: TicketUpgrade, code: string, message: OutboxRow<unknown>): Promise<{ ticket: TicketingTicket; oldReservationId: string } | null> {
-    const rows = await this.db.$queryRaw<Array<TicketingTicket & { price: bigint; old_reservation_id: string }>>`
+    const rows = await this.db.$queryRaw<Array<TicketRow & { old_reservation_id: string }>>`
       WITH before AS (
-        SELECT id, reservation_id FROM tickets WHERE id = ${upgrade.ticket_id} AND pending_change_id = ${upgrade.id} FOR UPDATE),
+        SELECT id AS ticket_id, reservation_id AS old_reservation_id FROM tickets WHERE id = ${upgrade.ticket_id} AND pending_change_id = ${upgrade.id} FOR UPDATE),
       moved AS (
         UPDATE tickets t SET tier_id = ${upgrade.to_tier_id}, price = t.price + ${upgrade.amount}, code_version = t.code_version + 1, code = ${code},
                reservation_id = ${upgrade.id}, pending_change_id = NULL, updated_at = now()
-          FROM before WHERE t.id = before.id
-        RETURNING t.*),
+          FROM before WHERE t.id = before.ticket_id
+        RETURNING ${RETURNED_TICKET}),
       done AS (
-        UPDATE ticket_changes c SET state = 'done', code_version = moved.code_version, return_reservation_id = before.reservation_id,
+        UPDATE ticket_changes c SET state = 'done', code_version = moved.code_version, return_reservation_id = before.old_reservation_id,
                return_attempted_at = now(), updated_at = now()
           FROM moved, before WHERE c.id = ${upgrade.id} AND c.state = 'pending'),
       enqueued AS (${enqueue(message)} FROM moved)
-      SELECT moved.id, moved.mode, moved.event_id, moved.tier_id, moved.customer_id, moved.issuance_id, moved.status, moved.price, moved.currency,
-             moved.code_version, moved.code, moved.seat_id, moved.reservation_id, moved.pending_change_id, moved.created_at, moved.updated_at,
-             before.reservation_id AS old_reservation_id
-        FROM moved, before`;
+      SELECT moved.*, before.old_reservation_id FROM moved, before`;
     const row = rows[0];
     if (!row) return null;
-    const { old_reservation_id, price, ...ticket } = row;
-    return { ticket: { ...ticket, price: Number(price) } as TicketingTicket, oldReservationId: old_reservation_id };
+    const { old_reservation_id, ...ticket } = row;
+    return { ticket: toTicket(ticket), oldReservationId: old_reservation_id };
   }
 
   /** Ends a pending upgrade as refused and frees the ticket, keeping why; does nothing when it was no longer pending. */

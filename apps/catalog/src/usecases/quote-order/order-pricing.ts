@@ -9,6 +9,13 @@ import { DiscountRedemptionRepository } from '../../repositories/discount-redemp
 import { DiscountTriggerRepository } from '../../repositories/discount-trigger.repository';
 import { DiscountRepository } from '../../repositories/discount.repository';
 
+/** A priced order of one event, as QuoteOrder and a sale's reservation answer it. */
+export interface QuoteOrderResult extends OrderQuote {
+  event_id: string;
+  currency: string;
+  quoted_at: Date;
+}
+
 /**
  * Prices an order whose lines are known (QuoteOrder, and a sale's reservation): the discount its
  * code names, if any, and every automatic discount that could apply at the order's instant are
@@ -31,12 +38,14 @@ export class OrderPricing {
     });
   }
 
-  async price(tenant: Tenant, order: OrderFacts): Promise<OrderQuote> {
-    return quoteOrder(order, await this.candidates(tenant, order.discountCode, order.customerId, order.at));
+  /** The order of one event priced at `order.at`, with the best applicable discount. */
+  async price(tenant: Tenant, eventId: string, order: OrderFacts): Promise<QuoteOrderResult> {
+    const quote = quoteOrder(order, await this.candidates(tenant, order.discountCode, order.customerId, order.at));
+    return { ...quote, event_id: eventId, currency: order.currency, quoted_at: order.at };
   }
 
   /** The discount the code names, if any, and every automatic discount that could apply at `at`. */
-  async candidates(tenant: Tenant, code: string | null, customerId: string | null, at: Date): Promise<DiscountCandidate[]> {
+  private async candidates(tenant: Tenant, code: string | null, customerId: string | null, at: Date): Promise<DiscountCandidate[]> {
     const discounts = new DiscountRepository(this.prisma);
     const byCode = code === null ? null : await discounts.findByCode(tenant, code);
     if (code !== null && byCode === null) throw ApiError.resourceMissing('discount code', code, 'discount_code');

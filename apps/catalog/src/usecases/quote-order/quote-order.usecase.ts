@@ -3,12 +3,11 @@ import { ApiError } from '@ticketing/errors';
 import type { PrismaClient } from '../../db';
 import { normalizedCode } from '../../domain/discount';
 import type { OrderLine } from '../../domain/order-pricing';
-import { quoteOrder, type OrderQuote } from '../../domain/order-quote';
 import { optionalIdParam, requiredIdParam } from '@ticketing/fields';
 import { validQuoteItems, validSegmentIds, type QuoteItem } from '../../domain/quote-request';
 import { EventRepository } from '../../repositories/event.repository';
 import { TierRepository } from '../../repositories/tier.repository';
-import { OrderPricing } from './order-pricing';
+import { OrderPricing, type QuoteOrderResult } from './order-pricing';
 
 export interface QuoteOrderCommand {
   event_id: string;
@@ -18,12 +17,6 @@ export interface QuoteOrderCommand {
   /** Empty for a guest. */
   customer_id: string;
   customer_segment_ids: string[];
-}
-
-export interface QuoteOrderResult extends OrderQuote {
-  event_id: string;
-  currency: string;
-  quoted_at: Date;
 }
 
 /**
@@ -48,11 +41,8 @@ export class QuoteOrderUseCase {
     const discountCode = normalizedCode(command.discount_code);
     const at = this.clock();
 
-    const [{ lines, currency }, candidates] = await Promise.all([
-      this.linesOf(tenant, eventId, items),
-      this.pricing.candidates(tenant, discountCode, customerId, at),
-    ]);
-    return { ...quoteOrder({ currency, lines, discountCode, customerId, segmentIds, at }, candidates), event_id: eventId, currency, quoted_at: at };
+    const { lines, currency } = await this.linesOf(tenant, eventId, items);
+    return this.pricing.price(tenant, eventId, { currency, lines, discountCode, customerId, segmentIds, at });
   }
 
   /** The order's lines at the tiers' prices, and the event's currency, which every tier carries. */

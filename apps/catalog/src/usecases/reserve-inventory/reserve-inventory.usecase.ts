@@ -17,8 +17,7 @@ import type { CatalogTier } from '../../domain/tier';
 import { EventRepository } from '../../repositories/event.repository';
 import { ReservationRepository, type ReserveOutcome } from '../../repositories/reservation.repository';
 import { TierRepository } from '../../repositories/tier.repository';
-import { OrderPricing } from '../quote-order/order-pricing';
-import type { QuoteOrderResult } from '../quote-order/quote-order.usecase';
+import { OrderPricing, type QuoteOrderResult } from '../quote-order/order-pricing';
 
 export interface ReserveInventoryCommand {
   reservation_id: string;
@@ -99,8 +98,7 @@ export class ReserveInventoryUseCase {
     const { reservation, tier } = view;
     if (reservation.kind !== 'sale') return { ...view, quote: null };
     const lines = [{ tier_id: tier.id, event_id: tier.event_id, quantity: reservation.quantity, unit_price: tier.price }];
-    const quote = await this.pricing.price(tenant, { currency: tier.currency, lines, discountCode: null, customerId, segmentIds: new Set(), at });
-    return { ...view, quote: { ...quote, event_id: tier.event_id, currency: tier.currency, quoted_at: at } };
+    return { ...view, quote: await this.pricing.price(tenant, tier.event_id, { currency: tier.currency, lines, discountCode: null, customerId, segmentIds: new Set(), at }) };
   }
 
   /** Nothing was claimed: the id is taken (by this request before, or another), or the tier is not the tenant's. */

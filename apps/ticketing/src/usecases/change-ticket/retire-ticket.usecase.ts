@@ -1,11 +1,11 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
-import { ApiError } from '@ticketing/errors';
 import { requiredIdParam } from '@ticketing/fields';
 import type { PrismaClient } from '../../db';
 import type { TicketingTicket } from '../../domain/ticket';
-import { assertChangeable, lostRace, RETIREMENTS, validRetirementReason, type Retirement } from '../../domain/ticket-change';
+import { lostRace, RETIREMENTS, validRetirementReason, type Retirement } from '../../domain/ticket-change';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
+import { changeableTicket } from './changeable-ticket';
 import { newChange } from './change-message';
 
 /**
@@ -28,9 +28,7 @@ export class RetireTicketUseCase {
     const { status, verb, message } = RETIREMENTS[retirement];
     const { retired, changeId } = await this.prisma.$transaction(async (tx) => {
       const tickets = new TicketRepository(tx);
-      const ticket = await tickets.findById(tenant, id);
-      if (!ticket) throw ApiError.resourceMissing('ticket', id);
-      assertChangeable(ticket, verb);
+      const ticket = await changeableTicket(tickets, tenant, id, verb);
       const change = newChange(tenant, message, { ...ticket, status }, { reason });
       const done = await tickets.retire(tenant, ticket, { kind: retirement, status, reason }, change);
       if (!done) throw lostRace((await tickets.findById(tenant, id))!, verb);

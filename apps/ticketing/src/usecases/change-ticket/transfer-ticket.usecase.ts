@@ -5,9 +5,10 @@ import type { TicketCodeSigner } from '@ticketing/ticket-codes';
 import type { PrismaClient } from '../../db';
 import { validCustomerChoice, type CustomerReference } from '../../domain/customer';
 import type { TicketingTicket } from '../../domain/ticket';
-import { assertChangeable, lostRace } from '../../domain/ticket-change';
+import { lostRace } from '../../domain/ticket-change';
 import { CustomerRepository } from '../../repositories/customer.repository';
 import { TicketRepository } from '../../repositories/ticket.repository';
+import { changeableTicket } from './changeable-ticket';
 import { newChange } from './change-message';
 
 /**
@@ -26,9 +27,7 @@ export class TransferTicketUseCase {
     const choice = validCustomerChoice(command.customer);
     return this.prisma.$transaction(async (tx) => {
       const tickets = new TicketRepository(tx);
-      const ticket = await tickets.findById(tenant, id);
-      if (!ticket) throw ApiError.resourceMissing('ticket', id);
-      assertChangeable(ticket, 'transferred');
+      const ticket = await changeableTicket(tickets, tenant, id, 'transferred');
       const holder = await new CustomerRepository(tx).resolve(tenant, choice);
       if (holder.id === ticket.customer_id) {
         // A repeated transfer (a double submit) lands here too, whatever the timing: one wins.

@@ -10,6 +10,7 @@ import { assertChangeable, lostRace } from '../../domain/ticket-change';
 import { upgradePrice, validUpgradeRequest } from '../../domain/upgrade';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import { UpgradeRepository, type TicketUpgrade } from '../../repositories/upgrade.repository';
+import { currentTier } from './changeable-ticket';
 import type { DriveUpgradeUseCase } from './drive-upgrade.usecase';
 
 
@@ -59,9 +60,7 @@ export class UpgradeTicketUseCase {
 
   private price(ticket: TicketingTicket, tiers: Awaited<ReturnType<CatalogInventory['tiersOf']>>, request: ReturnType<typeof validUpgradeRequest>): number {
     assertChangeable(ticket, 'upgraded');
-    const current = tiers.find((tier) => tier.id === ticket.tier_id);
-    if (!current) throw new Error(`ticket ${ticket.id} is of tier ${ticket.tier_id}, which catalog does not list for event ${ticket.event_id}`);
-    return upgradePrice(current, tiers.find((tier) => tier.id === request.tier_id), request);
+    return upgradePrice(currentTier(ticket, tiers), tiers.find((tier) => tier.id === request.tier_id), request);
   }
 
   /** Best effort: a unit not given back now returns when its hold expires. */
