@@ -215,6 +215,36 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
   });
 
+  it('after a hold whose reply was lost, a retry under the same Idempotency-Key sells once; the lost hold waits for its expiry', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    /** Catalog holds the units, but the reply is lost, as when the connection drops. */
+    class LostHoldReply extends CatalogInventory {
+      override async reserve(...args: Parameters<CatalogInventory['reserve']>): ReturnType<CatalogInventory['reserve']> {
+        await super.reserve(...args);
+        throw new ApiError('service_unavailable', 'the reply was lost');
+      }
+    }
+    const flaky = new LostHoldReply(catalogClients, options);
+    const flakyServer = await startGrpcServer(ticketingGrpcServices(prisma, dependencies(flaky), { tokenSecret, logger }), 0);
+    const flakyClient = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${flakyServer.port}`);
+    const idempotent: CallerOptions = { ...options, idempotency: { key: 'lost-hold', fingerprint: 'f', onReplayed: () => undefined } };
+    try {
+      await expect(callUnary(flakyClient.issueTickets.bind(flakyClient), saleRequest(eventId, tierId), claims, idempotent)).rejects.toMatchObject({ code: 'service_unavailable' });
+    } finally {
+      flakyClient.close();
+      await flakyServer.shutdown();
+    }
+    expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(0);
+
+    const retried = await issue(claims, saleRequest(eventId, tierId), idempotent);
+    expect(retried.tickets).toHaveLength(2);
+    expect(await issue(claims, saleRequest(eventId, tierId), idempotent)).toEqual(retried);
+    expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(2);
+    // Sold once; the two units of the lost hold stay held until catalog's sweeper releases them.
+    expect(await tierCounters(tierId)).toEqual({ held: 2, sold: 2 });
+  });
+
   it('never issues more than the capacity, whatever the concurrency', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims, { capacity: 20 });
