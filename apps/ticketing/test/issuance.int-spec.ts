@@ -297,6 +297,8 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       const issued = await issue(claims, withCode(eventId, tierId, 'spring', 4500));
       expect(issued.tickets.map((ticket) => ticket.price)).toEqual([2250, 2250]);
       expect(await prisma.issuance.findUniqueOrThrow({ where: { id: issued.issuance_id } })).toMatchObject({ discount_id: discountId, amount: 4500n });
+      const [announced] = await prisma.outboxMessage.findMany({ where: { message_key: eventId } });
+      expect(announced!.payload).toMatchObject({ type: 'ticket.issued', data: { issuance_id: issued.issuance_id, amount: 4500, discount_id: discountId } });
       expect(catalogSide.double.redemptions(discountId)).toBe(1);
 
       // Its one use is taken: the next buyer is told so, and nothing is held or recorded.

@@ -34,6 +34,8 @@ export const ticketFactsSchema = z.object({
   amount: z.number().int().nonnegative(),
   currency: z.string().length(3),
   kind: z.enum(['sale', 'comp']),
+  /** The discount that priced the sale (decision 0038); null when none did. */
+  discount_id: z.string().min(1).nullable(),
 });
 export type TicketFacts = z.infer<typeof ticketFactsSchema>;
 

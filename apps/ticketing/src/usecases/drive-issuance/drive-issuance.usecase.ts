@@ -98,6 +98,7 @@ export class DriveIssuanceUseCase {
         amount: issuance.amount,
         currency: issuance.currency,
         kind: issuance.kind,
+        discount_id: issuance.discount_id,
       },
     });
     const seatsSold = seatIds && outboxRow({ topic: TICKETING_SEAT_TOPIC, type: 'seat.sold', aggregateId: issuance.event_id, tenant, data: { event_id: issuance.event_id, seat_ids: seatIds } });
