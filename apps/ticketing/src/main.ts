@@ -12,6 +12,7 @@ import { createTicketingPrisma } from './db';
 import { driveUpgrade, ticketingGrpcServices } from './grpc/services';
 import { DriveIssuanceUseCase } from './usecases/drive-issuance/drive-issuance.usecase';
 import { RedriveStalledIssuancesUseCase } from './usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
+import { CancelLateTicketsUseCase } from './usecases/cancel-event-tickets/cancel-event-tickets';
 import { ReturnUnitsUseCase } from './usecases/return-units/return-units.usecase';
 import { ExpireSeatHoldsUseCase } from './usecases/seat-holds/expire-seat-holds.usecase';
 import { EVENT_SETTINGS_INBOX, startCatalogEventConsumer } from './consumers/catalog-event.consumer';
@@ -49,11 +50,15 @@ void runService({
     const issuances = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
     const units = new ReturnUnitsUseCase(prisma, catalog, logger);
     const upgrades = driveUpgrade(prisma, { catalog, codes }, logger);
+    const lateCancellations = new CancelLateTicketsUseCase(prisma);
     const redriver = startPeriodicSweep({
-      what: 'stalled issuances, upgrades and unit returns',
+      what: 'stalled issuances, upgrades and unit returns, and tickets of canceled events',
       intervalMs: config.REDRIVE_INTERVAL_MS,
       sweep: async () =>
-        (await issuances.execute(config.REDRIVE_AFTER_MS)) + (await upgrades.redrive(config.REDRIVE_AFTER_MS)) + (await units.redrive(config.REDRIVE_AFTER_MS)),
+        (await issuances.execute(config.REDRIVE_AFTER_MS)) +
+        (await upgrades.redrive(config.REDRIVE_AFTER_MS)) +
+        (await units.redrive(config.REDRIVE_AFTER_MS)) +
+        (await lateCancellations.execute()),
       logger,
     });
 

@@ -23,6 +23,8 @@ import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
 import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
 import { DeliveryLinks } from '../src/delivery/delivery-links';
 import { QueueStore } from '../src/waiting-room/queue-store';
+import { CancelLateTicketsUseCase, LATE_CANCELLATION_WINDOW_MS } from '../src/usecases/cancel-event-tickets/cancel-event-tickets';
+import { EventSettingsRepository } from '../src/repositories/event-settings.repository';
 import { RedriveStalledIssuancesUseCase } from '../src/usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from '../src/usecases/return-units/return-units.usecase';
 import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
@@ -412,6 +414,24 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(2);
     expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'issued' }]);
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+  });
+
+  it('cancels, on the re-driver’s pass, the tickets an issuance in flight created after its event’s cancellation was applied', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    // The consumer applied event.canceled while the issuance's units were already held in catalog.
+    await new EventSettingsRepository(prisma).save(tenantOf(claims), { event_id: eventId, status: 'canceled', waiting_room_enabled: false, admission_rate_per_minute: null });
+    const issued = await issue(claims, saleRequest(eventId, tierId));
+    const statuses = () => prisma.ticket.findMany({ where: { issuance_id: issued.issuance_id }, select: { status: true } });
+    expect(await statuses()).toEqual([{ status: 'valid' }, { status: 'valid' }]);
+
+    const aDayLater = new CancelLateTicketsUseCase(prisma, () => new Date(Date.now() + LATE_CANCELLATION_WINDOW_MS + 60_000));
+    expect(await aDayLater.execute()).toBe(0);
+    expect(await new CancelLateTicketsUseCase(prisma).execute()).toBeGreaterThanOrEqual(2);
+    expect(await statuses()).toEqual([{ status: 'canceled' }, { status: 'canceled' }]);
+    const announced = await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } });
+    expect(announced.map((row) => (row.payload as { type: string }).type)).toEqual(['ticket.issued', 'ticket.canceled', 'ticket.canceled']);
+    expect(await new CancelLateTicketsUseCase(prisma).execute()).toBe(0);
   });
 
   it('lists and reads tickets by event, customer, tier and status, one tenant and mode only', async () => {

@@ -1,4 +1,4 @@
-import type { Tenant } from '@ticketing/auth';
+import { isMode, type Tenant } from '@ticketing/auth';
 import type { TicketingDb } from '../db';
 
 /** What ticketing knows of one of catalog's events (decision 0034). */
@@ -17,6 +17,15 @@ export class EventSettingsRepository {
     return this.db.eventSettings.findUnique({
       where: { event_id: eventId, account_id: tenant.accountId, mode: tenant.mode },
       select: { event_id: true, status: true, waiting_room_enabled: true, admission_rate_per_minute: true },
+    });
+  }
+
+  /** The events of every tenant canceled, as far as ticketing heard, at or after `since`. */
+  async canceledSince(since: Date): Promise<Array<{ tenant: Tenant; eventId: string }>> {
+    const rows = await this.db.eventSettings.findMany({ where: { status: 'canceled', updated_at: { gte: since } }, select: { event_id: true, account_id: true, mode: true } });
+    return rows.map(({ event_id, account_id, mode }) => {
+      if (!isMode(mode)) throw new Error(`event settings of ${event_id} have an unknown mode: ${mode}`);
+      return { tenant: { accountId: account_id, mode }, eventId: event_id };
     });
   }
 

@@ -1,30 +1,10 @@
 import type { CATALOG_EVENT_TOPIC, CatalogEventFacts, EventOf } from '@ticketing/contracts';
 import { recordFirstDelivery } from '@ticketing/kafka';
-import type { Tenant } from '@ticketing/auth';
-import type { PrismaClient, TicketingDb } from '../../db';
-import { TicketRepository } from '../../repositories/ticket.repository';
-import { newChange } from '../change-ticket/change-message';
+import type { PrismaClient } from '../../db';
 import { EventSettingsRepository } from '../../repositories/event-settings.repository';
+import { cancelValidTicketsOf } from '../cancel-event-tickets/cancel-event-tickets';
 
 export type CatalogEventChange = EventOf<typeof CATALOG_EVENT_TOPIC>;
-
-const CANCEL_BATCH = 500;
-const CANCEL_REASON = 'The event was canceled.';
-
-/**
- * The policy for a canceled event (decision 0032): each of its valid tickets becomes `canceled`,
- * kept in its history and announced with `ticket.canceled`, in the transaction that applies the
- * message. Checked-in, refunded and revoked tickets stay as they are. Money is not moved here.
- */
-async function cancelTicketsOf(tx: TicketingDb, tenant: Tenant, eventId: string): Promise<void> {
-  const tickets = new TicketRepository(tx);
-  for (;;) {
-    const batch = await tickets.lockValidOfEvent(tenant, eventId, CANCEL_BATCH);
-    if (batch.length === 0) return;
-    const changes = batch.map((ticket) => ({ ticket, change: newChange(tenant, 'ticket.canceled', { ...ticket, status: 'canceled' }, { reason: CANCEL_REASON }) }));
-    await tickets.cancel(tenant, changes, CANCEL_REASON);
-  }
-}
 
 type EventChange = Extract<CatalogEventChange, { data: CatalogEventFacts }>;
 const isEventChange = (change: CatalogEventChange): change is EventChange => change.type.startsWith('event.');
@@ -47,7 +27,9 @@ export class RecordEventSettingsUseCase {
       if (!(await recordFirstDelivery(tx, this.consumerName, change.id))) return false;
       const facts = change.data;
       const tenant = { accountId: change.account_id, mode: change.mode };
-      if (change.type === 'event.canceled') await cancelTicketsOf(tx, tenant, facts.event_id);
+      // The event's tickets follow the cancellation policy (decision 0032) in this transaction;
+      // those of an issuance or upgrade in flight now are canceled later (CancelLateTicketsUseCase).
+      if (change.type === 'event.canceled') await cancelValidTicketsOf(tx, tenant, facts.event_id);
       await new EventSettingsRepository(tx).save(
         tenant,
         {
