@@ -109,7 +109,8 @@ export class CatalogInventory {
 
   /**
    * Counts the issuance against the discount that priced it, for its customer; counting it again
-   * answers the same. Refused with discount_not_applicable when the discount's limits are used up.
+   * answers the same. Refused (redemption_limit_reached, customer_redemption_limit_reached,
+   * discount_inactive) when the discount can no longer be used.
    */
   async redeem(claims: InternalClaims, issuance: Pick<TicketingIssuance, 'id' | 'customer_id'> & { discount_id: string }): Promise<void> {
     await serviceCalls(this.clients.discounts, claims, this.options).redeemDiscount({ discount_id: issuance.discount_id, order_id: issuance.id, customer_id: issuance.customer_id });
