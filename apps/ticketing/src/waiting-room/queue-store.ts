@@ -78,7 +78,11 @@ end
 return answer(entry)
 `;
 
-const keyPrefix = (eventId: string) => `ticketing:queue:${eventId}`;
+/** A room's keys, in the order the scripts name them (KEYS[1..3]). */
+const roomKeys = (eventId: string) => {
+  const prefix = `ticketing:queue:${eventId}`;
+  return { waiting: `${prefix}:waiting`, entries: `${prefix}:entries`, state: `${prefix}:state` };
+};
 
 interface StoredEntry {
   id: string;
@@ -126,13 +130,13 @@ export class QueueStore {
 
   /** Whether the entry left the queue, after admission or before. */
   async hasLeft(eventId: string, entryId: string): Promise<boolean> {
-    const raw = await this.redis.hGet(`${keyPrefix(eventId)}:entries`, entryId);
+    const raw = await this.redis.hGet(roomKeys(eventId).entries, entryId);
     return raw !== null && raw !== undefined && (JSON.parse(raw) as StoredEntry).status === 'left';
   }
 
   private async run(script: string, eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
-    const prefix = keyPrefix(eventId);
-    const raw = await this.redis.eval(script, { keys: [`${prefix}:waiting`, `${prefix}:entries`, `${prefix}:state`], arguments: [String(at.getTime()), String(rate), entryId, String(this.idleTtlMs)] });
+    const { waiting, entries, state } = roomKeys(eventId);
+    const raw = await this.redis.eval(script, { keys: [waiting, entries, state], arguments: [String(at.getTime()), String(rate), entryId, String(this.idleTtlMs)] });
     const answer = JSON.parse(String(raw)) as ScriptAnswer;
     return {
       entry: answer.entry ? this.toEntry(eventId, answer.entry) : null,
