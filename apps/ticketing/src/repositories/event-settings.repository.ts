@@ -20,9 +20,16 @@ export class EventSettingsRepository {
     });
   }
 
-  /** The events of every tenant canceled, as far as ticketing heard, at or after `since`. */
-  async canceledSince(since: Date): Promise<Array<{ tenant: Tenant; eventId: string }>> {
-    const rows = await this.db.eventSettings.findMany({ where: { status: 'canceled', updated_at: { gte: since } }, select: { event_id: true, account_id: true, mode: true } });
+  /**
+   * The events of every tenant canceled, as far as ticketing heard, at or after `since`, that
+   * still have a valid ticket not being upgraded: the ones their cancellation policy must reach.
+   */
+  async canceledWithValidTickets(since: Date): Promise<Array<{ tenant: Tenant; eventId: string }>> {
+    const rows = await this.db.$queryRaw<Array<{ event_id: string; account_id: string; mode: string }>>`
+      SELECT s.event_id, s.account_id, s.mode FROM event_settings s
+       WHERE s.status = 'canceled' AND s.updated_at >= ${since}
+         AND EXISTS (SELECT 1 FROM tickets t
+                      WHERE t.account_id = s.account_id AND t.mode = s.mode AND t.event_id = s.event_id AND t.status = 'valid' AND t.pending_change_id IS NULL)`;
     return rows.map(({ event_id, account_id, mode }) => {
       if (!isMode(mode)) throw new Error(`event settings of ${event_id} have an unknown mode: ${mode}`);
       return { tenant: { accountId: account_id, mode }, eventId: event_id };

@@ -46,7 +46,7 @@ export class CancelLateTicketsUseCase {
   async execute(): Promise<number> {
     const since = new Date(this.clock().getTime() - LATE_CANCELLATION_WINDOW_MS);
     let canceled = 0;
-    for (const { tenant, eventId } of await new EventSettingsRepository(this.prisma).canceledSince(since)) {
+    for (const { tenant, eventId } of await new EventSettingsRepository(this.prisma).canceledWithValidTickets(since)) {
       canceled += await this.prisma.$transaction((tx) => cancelValidTicketsOf(tx, tenant, eventId));
     }
     return canceled;
