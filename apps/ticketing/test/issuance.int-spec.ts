@@ -101,6 +101,9 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   const issue = (claims: InternalClaims, request: ticketingV1.IssueTicketsRequest, callOptions: CallerOptions = options) =>
     callUnary(tickets.issueTickets.bind(tickets), request, claims, callOptions);
   const tierCounters = async (tierId: string) => catalogSide.double.counters(tierId);
+  /** Issuance with `inventory` as its catalog, called directly (no Idempotency-Key). */
+  const issuanceThrough = (inventory: CatalogInventory) =>
+    new IssueTicketsUseCase(prisma, inventory, new DriveIssuanceUseCase(prisma, inventory, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
 
   it('issues tickets to a customer found or created by email, and publishes ticket.issued', async () => {
     const claims = tenant();
@@ -193,7 +196,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const holdSeats = new CreateSeatHoldUseCase(prisma, catalog);
     const hold = await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
     const lapsing = new LapsingHold(catalogClients, options);
-    const issue = new IssueTicketsUseCase(prisma, lapsing, new DriveIssuanceUseCase(prisma, lapsing, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
+    const issue = issuanceThrough(lapsing);
     await expect(issue.sell(claims, tenantOf(claims), saleRequest(eventId, tierId, { seat_hold_id: hold.id }))).rejects.toMatchObject({ code: 'issuance_expired' });
 
     expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'released' });
@@ -321,7 +324,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         }
       }
       const raced = new RacedRedemption(catalogClients, options);
-      const sell = new IssueTicketsUseCase(prisma, raced, new DriveIssuanceUseCase(prisma, raced, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
+      const sell = issuanceThrough(raced);
       await expect(sell.sell(claims, tenantOf(claims), withCode(eventId, tierId, 'LAST', 4500))).rejects.toMatchObject({
         code: 'discount_not_applicable',
         status: 409,
@@ -338,7 +341,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       const { eventId, tierId } = await onSale(claims);
       const discountId = catalogSide.double.addCodeDiscount('LAPSE', 500, 5);
       const lapsing = new LapsingHold(catalogClients, options);
-      const sell = new IssueTicketsUseCase(prisma, lapsing, new DriveIssuanceUseCase(prisma, lapsing, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
+      const sell = issuanceThrough(lapsing);
       await expect(sell.sell(claims, tenantOf(claims), withCode(eventId, tierId, 'LAPSE', 4500))).rejects.toMatchObject({ code: 'issuance_expired' });
       expect(catalogSide.double.redemptions(discountId)).toBe(0);
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
@@ -356,7 +359,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         }
       }
       const flaky = new LostRedeemReply(catalogClients, options);
-      const sell = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
+      const sell = issuanceThrough(flaky);
       await expect(sell.sell(claims, tenantOf(claims), withCode(eventId, tierId, 'ONCE', 4500))).rejects.toMatchObject({ code: 'service_unavailable' });
       expect(await tierCounters(tierId)).toEqual({ held: 2, sold: 0 });
 
@@ -404,7 +407,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       }
     }
     const flaky = new LostCommitReply(catalogClients, options);
-    const issueWithLostReply = new IssueTicketsUseCase(prisma, flaky, new DriveIssuanceUseCase(prisma, flaky, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
+    const issueWithLostReply = issuanceThrough(flaky);
     await expect(issueWithLostReply.sell(claims, tenantOf(claims), saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'service_unavailable' });
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);
