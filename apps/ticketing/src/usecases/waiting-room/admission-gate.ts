@@ -22,13 +22,26 @@ const MAX_CACHED_EVENTS = 10_000;
  * Events without an enabled room pass.
  */
 export class AdmissionGate {
-  private readonly roomEnabled = new LRUCache<string, { enabled: boolean }>({ max: MAX_CACHED_EVENTS, ttl: SETTING_TTL_MS });
+  /**
+   * Whether each event's room is enabled, read at most once a second per event: the sales that
+   * miss together (a rush's first requests, or every request when the second ends) wait for one
+   * read instead of each making its own (lru-cache's `fetch` shares the one under way).
+   */
+  private readonly roomEnabled: LRUCache<string, { enabled: boolean }, { tenant: Tenant; eventId: string }>;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    prisma: PrismaClient,
     private readonly tokens: AdmissionTokens,
     private readonly queues: QueueStore,
-  ) {}
+  ) {
+    this.roomEnabled = new LRUCache({
+      max: MAX_CACHED_EVENTS,
+      ttl: SETTING_TTL_MS,
+      fetchMethod: async (_key, _stale, { context: { tenant, eventId } }) => ({
+        enabled: (await new EventSettingsRepository(prisma).find(tenant, eventId))?.waiting_room_enabled ?? false,
+      }),
+    });
+  }
 
   /** The admitted entry this issuance uses, or null when the event sells without a waiting room. */
   async admit(tenant: Tenant, eventId: string, token: string): Promise<string | null> {
@@ -41,12 +54,9 @@ export class AdmissionGate {
   }
 
   private async isRoomEnabled(tenant: Tenant, eventId: string): Promise<boolean> {
-    const key = `${tenant.accountId}/${tenant.mode}/${eventId}`;
-    let known = this.roomEnabled.get(key);
-    if (!known) {
-      known = { enabled: (await new EventSettingsRepository(this.prisma).find(tenant, eventId))?.waiting_room_enabled ?? false };
-      this.roomEnabled.set(key, known);
-    }
+    const known = await this.roomEnabled.fetch(`${tenant.accountId}/${tenant.mode}/${eventId}`, { context: { tenant, eventId } });
+    // Undefined only when the read was abandoned (the entry evicted while it ran): ask again, not guess.
+    if (!known) throw new Error(`the waiting-room setting of event ${eventId} was not read; retry the call`);
     return known.enabled;
   }
 }
