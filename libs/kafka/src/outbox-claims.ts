@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import { escapeLiteral, type Pool, type QueryResult } from 'pg';
 import type { OutboxBacklog } from './metrics';
 
 /** Serialises claim transactions (each a few milliseconds); never held while sending. */
@@ -24,34 +24,32 @@ export class OutboxClaims {
     private readonly relayId: string,
   ) {}
 
-  /** Up to `limit` messages, oldest first, leased to this relay for `leaseMs`. */
+  /**
+   * Up to `limit` messages, oldest first, leased to this relay for `leaseMs`. One round trip: the
+   * lock and the claim go as one simple query, which PostgreSQL runs as one transaction, each
+   * statement with its own snapshot, so the claim sees every claim committed before it took the
+   * lock. (Parameters would need the extended protocol, one statement per message, and so a
+   * BEGIN, a lock, the claim and a COMMIT each waiting for the one before; the values here are
+   * this relay's own id, escaped, and two integers.)
+   */
   async claim(limit: number, leaseMs: number): Promise<ClaimedMessage[]> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_KEY]);
-      const { rows } = await client.query<ClaimedMessage>(
-        `WITH held_keys AS (
-           SELECT DISTINCT message_key FROM outbox_messages
-            WHERE published_at IS NULL AND claimed_until > now() AND claimed_by <> $1
-         ), next AS (
-           SELECT position FROM outbox_messages
-            WHERE published_at IS NULL AND message_key NOT IN (SELECT message_key FROM held_keys)
-            ORDER BY position LIMIT $2
-         )
-         UPDATE outbox_messages o SET claimed_by = $1, claimed_until = now() + make_interval(secs => $3::float8 / 1000)
-           FROM next WHERE o.position = next.position
-         RETURNING o.position, o.topic, o.message_key, o.payload`,
-        [this.relayId, limit, leaseMs],
-      );
-      await client.query('COMMIT');
-      return rows.sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(leaseMs)) throw new Error(`claim limit and lease must be integers, not ${limit} and ${leaseMs}`);
+    const relay = escapeLiteral(this.relayId);
+    const results = (await this.pool.query(
+      `SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY});
+       WITH held_keys AS (
+         SELECT DISTINCT message_key FROM outbox_messages
+          WHERE published_at IS NULL AND claimed_until > now() AND claimed_by <> ${relay}
+       ), next AS (
+         SELECT position FROM outbox_messages
+          WHERE published_at IS NULL AND message_key NOT IN (SELECT message_key FROM held_keys)
+          ORDER BY position LIMIT ${limit}
+       )
+       UPDATE outbox_messages o SET claimed_by = ${relay}, claimed_until = now() + make_interval(secs => ${leaseMs}::float8 / 1000)
+         FROM next WHERE o.position = next.position
+       RETURNING o.position, o.topic, o.message_key, o.payload`,
+    )) as unknown as [QueryResult, QueryResult<ClaimedMessage>];
+    return results[1].rows.sort((a, b) => (BigInt(a.position) < BigInt(b.position) ? -1 : 1));
   }
 
   /** After Kafka acknowledged them; the claim goes too, so a message reset by hand is free at once. */
