@@ -2,10 +2,11 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { InternalClaims, Mode, Tenant } from '@ticketing/auth';
-import { ticketingV1 } from '@ticketing/contracts';
+import { TICKETING_TICKET_TOPIC, ticketingV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { callUnary, createGrpcClient, startGrpcServer, type CallerOptions, type RunningGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
+import { outboxRow } from '@ticketing/kafka';
 import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
@@ -27,6 +28,9 @@ import { CancelLateTicketsUseCase, LATE_CANCELLATION_WINDOW_MS } from '../src/us
 import { EventSettingsRepository } from '../src/repositories/event-settings.repository';
 import { RedriveStalledIssuancesUseCase } from '../src/usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from '../src/usecases/return-units/return-units.usecase';
+import type { TicketingIssuance } from '../src/domain/issuance';
+import { IssuanceRepository } from '../src/repositories/issuance.repository';
+import { TicketRepository, type UnseatedIssue } from '../src/repositories/ticket.repository';
 import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
 
 const tokenSecret = 'ticketing-test-secret-0123456789';
@@ -265,6 +269,41 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(outcomes.filter((outcome) => outcome === 'sold_out')).toHaveLength(40);
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 20 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(20);
+  });
+
+  it('issues the issuances that share one statement each with its own tickets, prices and message; a second driver of one of them gets nothing', async () => {
+    const claims = tenant();
+    const owner = tenantOf(claims);
+    const { eventId, tierId } = await onSale(claims);
+    const record = (quantity: number, amount: number, email: string) =>
+      new IssuanceRepository(prisma).createPending(
+        owner,
+        { id: newId('iss'), event_id: eventId, tier_id: tierId, kind: 'sale', quantity, payment: { type: 'external', reference: email, amount }, amount, currency: 'EUR',
+          comp_reason: null, seat_hold_id: null, admission_entry_id: null, discount_id: null, metadata: {} },
+        { details: { email, name: '' } },
+      );
+    const [first, second] = [await record(2, 5001, 'ann@example.com'), await record(3, 7500, 'bo@example.com')];
+    const ready = (issuance: TicketingIssuance): UnseatedIssue => {
+      const units = Array.from({ length: issuance.quantity }, () => ({ id: newId('tkt'), code: `code-of-${issuance.id}` }));
+      const data = { event_id: eventId, tier_id: tierId, issuance_id: issuance.id, customer_id: issuance.customer_id, ticket_ids: units.map((unit) => unit.id), amount: issuance.amount, currency: 'EUR', kind: 'sale' as const, discount_id: null };
+      return { issuance, units, message: outboxRow({ topic: TICKETING_TICKET_TOPIC, type: 'ticket.issued', aggregateId: eventId, tenant: owner, data }) };
+    };
+    const batch = [ready(first), ready(second), ready(first)];
+
+    const issued = await new TicketRepository(prisma).issueUnseated(owner, batch);
+
+    expect(issued[2]).toBeNull();
+    for (const [index, issuance] of [first, second].entries()) {
+      const tickets = issued[index]!;
+      expect(tickets.map((ticket) => ticket.id)).toEqual(batch[index]!.units.map((unit) => unit.id));
+      expect(tickets.every((ticket) => ticket.issuance_id === issuance.id && ticket.customer_id === issuance.customer_id && ticket.code === `code-of-${issuance.id}`)).toBe(true);
+      expect(tickets.reduce((sum, ticket) => sum + ticket.price, 0)).toBe(issuance.amount);
+    }
+    expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(5);
+    expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'issued' }, { status: 'issued' }]);
+    const announced = await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } });
+    expect(announced.map((row) => row.id).sort()).toEqual([batch[0]!.message.id, batch[1]!.message.id].sort());
+    expect(await new TicketRepository(prisma).issueUnseated(owner, [ready(second)])).toEqual([null]);
   });
 
   it('prices a buyer named by email as the customer they are, or will be, when a discount limited per customer could apply', async () => {

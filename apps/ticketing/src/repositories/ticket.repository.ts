@@ -34,11 +34,21 @@ export type TicketRow = Prisma.TicketGetPayload<{ select: typeof ticketColumns }
 export const RETURNED_TICKET = Prisma.sql`id, mode, event_id, tier_id, customer_id, issuance_id, status, price, currency, code_version, code, seat_id, reservation_id, pending_change_id, created_at, updated_at`;
 
 
+/** An issuance that sells no seats, ready to issue: its tickets' ids and codes, in order, and its `ticket.issued` message. */
+export interface UnseatedIssue {
+  issuance: TicketingIssuance;
+  units: ReadonlyArray<{ id: string; code: string }>;
+  message: OutboxRow<unknown>;
+}
+
 /** The change being made: its id (`tch_…`) and the message that announces it. */
 export interface ChangeRecord {
   id: string;
   message: OutboxRow<unknown>;
 }
+
+/** A ticket's units were given ids in order, so ids sort an issuance's tickets by position. */
+const byId = (a: TicketingTicket, b: TicketingTicket) => (a.id < b.id ? -1 : 1);
 
 export const toTicket = ({ price, status, ...rest }: TicketRow): TicketingTicket => ({ ...rest, status: status as TicketStatus, price: Number(price) });
 
@@ -54,32 +64,63 @@ export class TicketRepository {
   constructor(private readonly db: TicketingDb) {}
 
   /**
-   * Issues a pending issuance in one statement: marks it issued, creates one valid ticket per
-   * unit (`units`, in order, sharing its amount) and enqueues `message`. A seated issuance's
-   * units each name a seat of its hold: their claims then name their tickets, the hold becomes
-   * sold, and `seatsSold` is enqueued too. Null, with nothing written, when the issuance was no
-   * longer pending: another driver issued or refused it.
+   * Issues pending issuances of the tenant that sell no seats, in one statement: marks each
+   * issued, creates one valid ticket per unit (its `units`, in order, sharing its amount) and
+   * enqueues its `message`. Answers each item's tickets in the batch's order, or null, with
+   * nothing written for it, when its issuance was no longer pending (another driver issued or
+   * refused it) or an earlier item of the batch is the same issuance.
    */
-  async issue(
+  async issueUnseated(tenant: Tenant, batch: readonly UnseatedIssue[]): Promise<Array<TicketingTicket[] | null>> {
+    const units = batch.flatMap(({ issuance, units: itemUnits }, ordinal) => {
+      const prices = ticketPrices(issuance.amount, issuance.quantity);
+      return itemUnits.map((unit, index) => ({ ...unit, ordinal, position: index + 1, price: String(prices[index]) }));
+    });
+    const topic = batch[0]?.message.topic ?? '';
+    const rows = await this.db.$queryRaw<Array<TicketRow & { ordinal: number }>>`
+      WITH batch AS (
+        SELECT * FROM unnest(${batch.map((_, ordinal) => ordinal)}::int[], ${batch.map((item) => item.issuance.id)}::text[],
+                             ${batch.map((item) => item.message.id)}::text[], ${batch.map((item) => item.message.messageKey)}::text[],
+                             ${batch.map((item) => item.message.payload)}::text[])
+          AS b (ordinal, issuance_id, message_id, message_key, payload)),
+      issued AS (
+        UPDATE issuances i SET status = 'issued', updated_at = now() FROM batch b
+         WHERE i.id = b.issuance_id AND i.account_id = ${tenant.accountId} AND i.mode = ${tenant.mode} AND i.status = 'pending'
+        RETURNING b.ordinal, i.id, i.account_id, i.mode, i.event_id, i.tier_id, i.customer_id, i.currency, b.message_id, b.message_key, b.payload),
+      enqueued AS (
+        INSERT INTO outbox_messages (id, topic, message_key, payload) SELECT message_id, ${topic}, message_key, payload::jsonb FROM issued),
+      inserted AS (
+        INSERT INTO tickets (id, account_id, mode, event_id, tier_id, issuance_id, reservation_id, position, customer_id, status, price, currency, code)
+        SELECT unit.id, i.account_id, i.mode, i.event_id, i.tier_id, i.id, i.id, unit.position, i.customer_id, 'valid', unit.price, i.currency, unit.code
+          FROM issued i
+          JOIN unnest(${units.map((unit) => unit.ordinal)}::int[], ${units.map((unit) => unit.id)}::text[], ${units.map((unit) => unit.position)}::int[],
+                      ${units.map((unit) => unit.price)}::bigint[], ${units.map((unit) => unit.code)}::text[])
+            AS unit (ordinal, id, position, price, code) ON unit.ordinal = i.ordinal
+        RETURNING ${RETURNED_TICKET})
+      SELECT inserted.*, issued.ordinal FROM inserted JOIN issued ON issued.id = inserted.issuance_id`;
+    const byOrdinal = new Map<number, TicketingTicket[]>();
+    for (const { ordinal, ...row } of rows) byOrdinal.set(ordinal, [...(byOrdinal.get(ordinal) ?? []), toTicket(row)]);
+    return batch.map((_, ordinal) => byOrdinal.get(ordinal)?.sort(byId) ?? null);
+  }
+
+  /**
+   * Issues a pending issuance whose units each sell a seat of its hold, in one statement: marks
+   * it issued, creates one valid ticket per unit (in order, sharing its amount), points the
+   * seats' claims at their tickets, marks the hold sold, and enqueues `message` and `seatsSold`.
+   * Null, with nothing written, when the issuance was no longer pending: another driver issued
+   * or refused it.
+   */
+  async issueSeated(
     tenant: Tenant,
     issuance: TicketingIssuance,
-    units: ReadonlyArray<{ id: string; code: string; seat_id: string | null }>,
+    units: ReadonlyArray<{ id: string; code: string; seat_id: string }>,
     message: OutboxRow<unknown>,
-    seatsSold: OutboxRow<unknown> | null,
+    seatsSold: OutboxRow<unknown>,
   ): Promise<TicketingTicket[] | null> {
     const prices = ticketPrices(issuance.amount, issuance.quantity).map(String);
     const ticketIds = units.map((unit) => unit.id);
     const codes = units.map((unit) => unit.code);
     const seats = units.map((unit) => unit.seat_id);
     const positions = units.map((_, index) => index + 1);
-    const seatSale = seatsSold
-      ? Prisma.sql`,
-      seats_sold AS (
-        UPDATE seat_claims c SET ticket_id = t.id FROM inserted t WHERE c.event_id = t.event_id AND c.seat_id = t.seat_id),
-      hold_sold AS (
-        UPDATE seat_holds SET status = 'sold' WHERE id = ${issuance.seat_hold_id} AND EXISTS (SELECT 1 FROM issued)),
-      seats_announced AS (${enqueue(seatsSold)} FROM issued)`
-      : Prisma.empty;
     const rows = await this.db.$queryRaw<TicketRow[]>`
       WITH issued AS (
         UPDATE issuances SET status = 'issued', updated_at = now()
@@ -91,10 +132,15 @@ export class TicketRepository {
         SELECT unit.id, i.account_id, i.mode, i.event_id, i.tier_id, i.id, i.id, unit.position, i.customer_id, 'valid', unit.price, i.currency, unit.code, unit.seat_id
           FROM issued i, unnest(${ticketIds}::text[], ${positions}::int[], ${prices}::bigint[], ${codes}::text[], ${seats}::text[])
             AS unit (id, position, price, code, seat_id)
-        RETURNING ${RETURNED_TICKET})${seatSale}
+        RETURNING ${RETURNED_TICKET}),
+      seats_sold AS (
+        UPDATE seat_claims c SET ticket_id = t.id FROM inserted t WHERE c.event_id = t.event_id AND c.seat_id = t.seat_id),
+      hold_sold AS (
+        UPDATE seat_holds SET status = 'sold' WHERE id = ${issuance.seat_hold_id} AND EXISTS (SELECT 1 FROM issued)),
+      seats_announced AS (${enqueue(seatsSold)} FROM issued)
       SELECT * FROM inserted`;
     if (rows.length === 0) return null;
-    return rows.map(toTicket).sort((a, b) => (a.id < b.id ? -1 : 1));
+    return rows.map(toTicket).sort(byId);
   }
 
   /**

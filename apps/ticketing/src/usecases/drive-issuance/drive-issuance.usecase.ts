@@ -1,8 +1,9 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
+import { GroupCommit } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
-import { outboxRow } from '@ticketing/kafka';
+import { outboxRow, type OutboxRow } from '@ticketing/kafka';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
@@ -51,15 +52,29 @@ function discountRefusal(discountId: string, error: ApiError): ApiError {
  * concurrently: only the driver that moves the issuance out of pending writes its tickets. An
  * issuance already issued answers its tickets; one refused (its hold expired before the commit)
  * throws its refusal again; an unknown outcome (catalog unreachable) leaves it pending and throws.
- * The last step (issued, tickets, `ticket.issued`) is one statement.
+ * The last step (issued, tickets, `ticket.issued`) is one statement, which the concurrent
+ * issuances of a tenant that sell no seats share.
  */
 export class DriveIssuanceUseCase {
+  /**
+   * The last step of issuances that sell no seats: those of one tenant that reach it while its
+   * statement runs go together in the next one (group commit, as catalog's reservations do).
+   */
+  private readonly unseated: GroupCommit<{ tenant: Tenant; issuance: TicketingIssuance }, TicketingTicket[] | null>;
+
   /** `prisma` must not record idempotent writes: the issuance's own record was made when it was created. */
   constructor(
     private readonly prisma: PrismaClient,
     private readonly catalog: CatalogInventory,
     private readonly codes: TicketCodeSigner,
-  ) {}
+  ) {
+    this.unseated = new GroupCommit((_tenantKey, items) =>
+      new TicketRepository(this.prisma).issueUnseated(
+        items[0]!.tenant,
+        items.map(({ tenant, issuance }) => ({ issuance, ...this.ticketsFor(tenant, issuance) })),
+      ),
+    );
+  }
 
   async execute(claims: InternalClaims, tenant: Tenant, issuanceId: string): Promise<IssuedTickets> {
     const issuance = await new IssuanceRepository(this.prisma).find(tenant, issuanceId);
@@ -79,10 +94,17 @@ export class DriveIssuanceUseCase {
     const sold = await this.redeemAndCommit(claims, tenant, issuance);
     // Refused just now, or settled by another driver meanwhile: the record says which.
     if (!sold) return this.execute(claims, tenant, issuance.id);
-    const seatIds = await this.seatsOf(tenant, issuance);
-    const units = Array.from({ length: issuance.quantity }, (_, index) => {
+    const tickets = issuance.seat_hold_id ? await this.issueSeated(tenant, issuance) : await this.unseated.run(`${tenant.accountId}/${tenant.mode}`, { tenant, issuance });
+    const issued = tickets && { issuance: { ...issuance, status: 'issued' as const }, tickets };
+    // Another driver issued it first: its tickets are the issuance's.
+    return issued ?? this.execute(claims, tenant, issuance.id);
+  }
+
+  /** Its tickets, each with a new id and code, and the `ticket.issued` message that announces them. */
+  private ticketsFor(tenant: Tenant, issuance: TicketingIssuance): { units: Array<{ id: string; code: string }>; message: OutboxRow<unknown> } {
+    const units = Array.from({ length: issuance.quantity }, () => {
       const id = newId('tkt');
-      return { id, code: this.codes.sign({ ticketId: id, eventId: issuance.event_id, version: 1 }), seat_id: seatIds?.[index] ?? null };
+      return { id, code: this.codes.sign({ ticketId: id, eventId: issuance.event_id, version: 1 }) };
     });
     const message = outboxRow({
       topic: TICKETING_TICKET_TOPIC,
@@ -101,11 +123,18 @@ export class DriveIssuanceUseCase {
         discount_id: issuance.discount_id,
       },
     });
-    const seatsSold = seatIds && outboxRow({ topic: TICKETING_SEAT_TOPIC, type: 'seat.sold', aggregateId: issuance.event_id, tenant, data: { event_id: issuance.event_id, seat_ids: seatIds } });
-    const tickets = await new TicketRepository(this.prisma).issue(tenant, issuance, units, message, seatsSold);
-    const issued = tickets && { issuance: { ...issuance, status: 'issued' as const }, tickets };
-    // Another driver issued it first: its tickets are the issuance's.
-    return issued ?? this.execute(claims, tenant, issuance.id);
+    return { units, message };
+  }
+
+  /** A seated issuance is issued alone: its tickets take its hold's seats, in the hold's order, and `seat.sold` is announced. */
+  private async issueSeated(tenant: Tenant, issuance: TicketingIssuance): Promise<TicketingTicket[] | null> {
+    const hold = await new SeatHoldRepository(this.prisma).find(tenant, issuance.seat_hold_id!);
+    if (!hold) throw new Error(`issuance ${issuance.id} names seat hold ${issuance.seat_hold_id}, which its tenant does not have`);
+    const seatIds = hold.seats.map((seat) => seat.id);
+    const { units, message } = this.ticketsFor(tenant, issuance);
+    const seatsSold = outboxRow({ topic: TICKETING_SEAT_TOPIC, type: 'seat.sold', aggregateId: issuance.event_id, tenant, data: { event_id: issuance.event_id, seat_ids: seatIds } });
+    const seatedUnits = units.map((unit, index) => ({ ...unit, seat_id: seatIds[index]! }));
+    return new TicketRepository(this.prisma).issueSeated(tenant, issuance, seatedUnits, message, seatsSold);
   }
 
   /**
@@ -135,14 +164,6 @@ export class DriveIssuanceUseCase {
       await this.refuse(tenant, issuance, publicRefusal(error));
       return false;
     }
-  }
-
-  /** The seats a seated issuance sells, in its hold's order (one per ticket); null when it is not seated. */
-  private async seatsOf(tenant: Tenant, issuance: TicketingIssuance): Promise<string[] | null> {
-    if (!issuance.seat_hold_id) return null;
-    const hold = await new SeatHoldRepository(this.prisma).find(tenant, issuance.seat_hold_id);
-    if (!hold) throw new Error(`issuance ${issuance.id} names seat hold ${issuance.seat_hold_id}, which its tenant does not have`);
-    return hold.seats.map((seat) => seat.id);
   }
 
   /**
