@@ -51,9 +51,12 @@ function forwardLines(stream: NodeJS.ReadableStream, emit: (line: string) => voi
 /**
  * V8 flags every service runs with. Liftoff only: Prisma's query compiler is WebAssembly, and
  * optimising all of it doubles a service's idle memory (~65 MB) for no gain, since Prisma caches
- * each query's plan after compiling it once.
+ * each query's plan after compiling it once. No `--enable-source-maps` (decision 0040): grpc-js
+ * formats two stacks for every refused call, and mapping them costs a refused sale 10 % of the
+ * gateway's CPU; a stack in a log maps back with the bundle's `main.js.map`, or run a process
+ * with `NODE_OPTIONS=--enable-source-maps` while debugging.
  */
-export const SERVICE_NODE_FLAGS = ['--enable-source-maps', '--liftoff-only', '--max-semi-space-size=4'];
+export const SERVICE_NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=4'];
 
 function outputStreams(name: ServiceName, options: LaunchOptions): 'pipe' | number {
   if (!options.logDir) return 'pipe';
