@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { GroupCommit } from './group-commit';
 
 /** A batch runner whose batches finish only when the test says so. */
@@ -77,5 +78,18 @@ describe('GroupCommit', () => {
     ]);
     batches.forEach((batch) => batch.finish());
     await expect(Promise.all(results)).resolves.toEqual([10, 20]);
+  });
+
+  it('runs every batch outside its callers\u2019 async context, so one caller\u2019s request state never reaches the others\u2019 work', async () => {
+    const requests = new AsyncLocalStorage<string>();
+    const seen: Array<string | undefined> = [];
+    const runner = new GroupCommit<number, number>(async (_key, items) => {
+      seen.push(requests.getStore());
+      await settled();
+      return items;
+    });
+    const results = ['req_1', 'req_2', 'req_3'].map((requestId, item) => requests.run(requestId, () => runner.run('tier_a', item)));
+    await expect(Promise.all(results)).resolves.toEqual([0, 1, 2]);
+    expect(seen).toEqual([undefined, undefined]);
   });
 });

@@ -1,3 +1,5 @@
+import { AsyncResource } from 'node:async_hooks';
+
 /**
  * Group commit: calls that would each run the same statement (a write to the same hot row, or
  * the same read) run as one statement for many. Per key (a tier, say), one batch runs at a time; the calls that arrive
@@ -5,9 +7,16 @@
  * for a timer at low load, and under load a batch is as large as the load made it, up to
  * `maxBatch`. `runBatch` answers one result per item, in order: a value, or an Error that only
  * that item's caller receives; if it throws, every item of the batch receives the error.
+ *
+ * A batch serves many callers, so it runs in the async context the GroupCommit was created in,
+ * never in one caller's: nothing a caller's context carries (its request id, its Idempotency-Key's
+ * recorded write) can leak into the others' work. Whatever an item needs from its caller's
+ * context goes in the item.
  */
 export class GroupCommit<Item, Result> {
   private readonly queues = new Map<string, Array<Waiting<Item, Result>>>();
+  /** Runs a function in the async context of this object's creation. */
+  private readonly detached = AsyncResource.bind(<T>(run: () => T): T => run());
 
   constructor(
     private readonly runBatch: (key: string, items: Item[]) => Promise<Array<Result | Error>>,
@@ -22,7 +31,7 @@ export class GroupCommit<Item, Result> {
         return;
       }
       this.queues.set(key, [{ item, resolve, reject }]);
-      void this.drain(key);
+      void this.detached(() => this.drain(key));
     });
   }
 

@@ -98,7 +98,11 @@ export class TicketRepository {
         RETURNING ${RETURNED_TICKET})
       SELECT inserted.*, issued.ordinal FROM inserted JOIN issued ON issued.id = inserted.issuance_id`;
     const byOrdinal = new Map<number, TicketingTicket[]>();
-    for (const { ordinal, ...row } of rows) byOrdinal.set(ordinal, [...(byOrdinal.get(ordinal) ?? []), toTicket(row)]);
+    for (const { ordinal, ...row } of rows) {
+      const tickets = byOrdinal.get(ordinal) ?? [];
+      tickets.push(toTicket(row));
+      byOrdinal.set(ordinal, tickets);
+    }
     return batch.map((_, ordinal) => byOrdinal.get(ordinal)?.sort(byId) ?? null);
   }
 

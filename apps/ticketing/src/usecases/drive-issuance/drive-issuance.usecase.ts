@@ -11,7 +11,7 @@ import { refusalError, toRefusal, type TicketingIssuance } from '../../domain/is
 import type { TicketingTicket } from '../../domain/ticket';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
-import { TicketRepository } from '../../repositories/ticket.repository';
+import { TicketRepository, type UnseatedIssue } from '../../repositories/ticket.repository';
 import { isRefusal } from '../call-outcomes';
 import { announceEnded } from '../seat-holds/seat-hold-messages';
 
@@ -60,7 +60,7 @@ export class DriveIssuanceUseCase {
    * The last step of issuances that sell no seats: those of one tenant that reach it while its
    * statement runs go together in the next one (group commit, as catalog's reservations do).
    */
-  private readonly unseated: GroupCommit<{ tenant: Tenant; issuance: TicketingIssuance }, TicketingTicket[] | null>;
+  private readonly unseated: GroupCommit<UnseatedIssue & { tenant: Tenant }, TicketingTicket[] | null>;
 
   /** `prisma` must not record idempotent writes: the issuance's own record was made when it was created. */
   constructor(
@@ -68,12 +68,7 @@ export class DriveIssuanceUseCase {
     private readonly catalog: CatalogInventory,
     private readonly codes: TicketCodeSigner,
   ) {
-    this.unseated = new GroupCommit((_tenantKey, items) =>
-      new TicketRepository(this.prisma).issueUnseated(
-        items[0]!.tenant,
-        items.map(({ tenant, issuance }) => ({ issuance, ...this.ticketsFor(tenant, issuance) })),
-      ),
-    );
+    this.unseated = new GroupCommit((_tenantKey, items) => new TicketRepository(this.prisma).issueUnseated(items[0]!.tenant, items));
   }
 
   async execute(claims: InternalClaims, tenant: Tenant, issuanceId: string): Promise<IssuedTickets> {
@@ -94,7 +89,10 @@ export class DriveIssuanceUseCase {
     const sold = await this.redeemAndCommit(claims, tenant, issuance);
     // Refused just now, or settled by another driver meanwhile: the record says which.
     if (!sold) return this.execute(claims, tenant, issuance.id);
-    const tickets = issuance.seat_hold_id ? await this.issueSeated(tenant, issuance) : await this.unseated.run(`${tenant.accountId}/${tenant.mode}`, { tenant, issuance });
+    // Its tickets and message are made here, in its own call's context: the message carries its request id.
+    const tickets = issuance.seat_hold_id
+      ? await this.issueSeated(tenant, issuance)
+      : await this.unseated.run(`${tenant.accountId}/${tenant.mode}`, { tenant, issuance, ...this.ticketsFor(tenant, issuance) });
     const issued = tickets && { issuance: { ...issuance, status: 'issued' as const }, tickets };
     // Another driver issued it first: its tickets are the issuance's.
     return issued ?? this.execute(claims, tenant, issuance.id);
