@@ -224,6 +224,28 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
   });
 
+  it('keeps each issuance in its own call, its Idempotency-Key and request id included, while it waits its turn', async () => {
+    const oneAtATime = await startGrpcServer(ticketingGrpcServices(prisma, { ...dependencies(catalog), issuanceConcurrency: 1 }, { tokenSecret, logger }), 0);
+    const queued = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${oneAtATime.port}`);
+    try {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims);
+      const calls = [1, 2, 3, 4].map((index) => {
+        const request = saleRequest(eventId, tierId, { quantity: 1, payment: { reference: `order-${index}`, amount: 2500 } });
+        const keyed: CallerOptions = { ...options, idempotency: { key: `queued-${index}`, fingerprint: `f${index}`, onReplayed: () => undefined } };
+        return callUnary(queued.issueTickets.bind(queued), request, { ...claims, request_id: `req_queued_${index}` }, keyed);
+      });
+      const issued = await Promise.all(calls);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 4 });
+      const announced = await prisma.outboxMessage.findMany({ where: { message_key: eventId } });
+      const requestIdOf = new Map(announced.map((row) => [(row.payload as { data: { issuance_id: string } }).data.issuance_id, (row.payload as { request_id: string }).request_id]));
+      expect(issued.map((issuance) => requestIdOf.get(issuance.issuance_id))).toEqual(['req_queued_1', 'req_queued_2', 'req_queued_3', 'req_queued_4']);
+    } finally {
+      queued.close();
+      await oneAtATime.shutdown();
+    }
+  });
+
   it('after a hold whose reply was lost, a retry under the same Idempotency-Key sells once; the lost hold waits for its expiry', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims);

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import pLimit from 'p-limit';
@@ -82,7 +83,9 @@ export class IssueTicketsUseCase {
     const held = await outcomeOf(this.hold(claims, request, id));
     // With no earlier call to replay, a refusal (sold out) ends here, without writing anything.
     if ('error' in held && !this.mayReplay()) throw held.error;
-    return this.inTurn(() => this.recordAndDrive(claims, tenant, request, id, held));
+    // p-limit starts a waiting function from the call that finished before it, in that call's
+    // async context; bound, it keeps its own (its request id, its Idempotency-Key's write).
+    return this.inTurn(AsyncResource.bind(() => this.recordAndDrive(claims, tenant, request, id, held)));
   }
 
   /** The units, held and priced: for the customer the request names by id, else as for a guest. */
