@@ -11,7 +11,10 @@
  *
  *   {"issued":…,"capacity":…,"issued_per_s":…,"pgbench_tps":…,"ratio":…,"p99_ms":…}
  *
- *   npm run bench:onsale [-- --capacity 2000 --requests 2400 --connections 50 --cpu-prof]
+ *   npm run bench:onsale [-- --capacity 2000 --requests 2400 --connections 50 --cpu-prof --idempotency-keys]
+ *
+ * With `--idempotency-keys` every request carries its own Idempotency-Key, as a client that
+ * retries safely sends it: each sale is then also the recorded write of its key.
  *
  * The issue's rush (2,000 requests at once for 500 tickets) is
  *   npm run bench:onsale -- --capacity 500 --requests 2000 --connections 2000
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
       requests: { type: 'string' },
       connections: { type: 'string', default: '50' },
       'cpu-prof': { type: 'boolean', default: false },
+      'idempotency-keys': { type: 'boolean', default: false },
     },
   });
   const capacity = Number(values.capacity);
@@ -111,17 +115,22 @@ async function main(): Promise<void> {
     await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
 
     const { requests } = options;
-    console.log(`autocannon: ${requests} issuance requests of 1 ticket, ${options.connections} connections, tier capacity ${options.capacity}`);
+    const keyed = values['idempotency-keys'];
+    console.log(`autocannon: ${requests} issuance requests of 1 ticket${keyed ? ', each under its own Idempotency-Key' : ''}, ${options.connections} connections, tier capacity ${options.capacity}`);
     // Every request is another buyer, as in a real on-sale: each sale creates its customer.
     let buyer = 0;
-    const body = () => JSON.stringify({ tier_id: tier.body.id, quantity: 1, customer: { email: `fan${(buyer += 1)}@example.com` }, payment: { type: 'external', reference: 'bench', amount: PRICE } });
+    const nextRequest = (request: autocannon.Request): autocannon.Request => {
+      buyer += 1;
+      const body = JSON.stringify({ tier_id: tier.body.id, quantity: 1, customer: { email: `fan${buyer}@example.com` }, payment: { type: 'external', reference: 'bench', amount: PRICE } });
+      return { ...request, body, headers: keyed ? { ...request.headers, 'idempotency-key': `bench-${event.body.id}-${buyer}` } : request.headers };
+    };
     const before = snapshotCpu(system.processGroups);
     const started = performance.now();
     const result = await autocannon({
       url: `${system.gateway}/v1/events/${event.body.id}/tickets`,
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }],
+      requests: [{ setupRequest: nextRequest }],
       connections: options.connections,
       amount: requests,
     });
