@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { CHECKOUT_SCOPES, effectiveScopes, hashApiKey, keyCacheEntry, SECRET_SCOPES, type CachedKey, type Scope } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
@@ -156,6 +156,25 @@ describe('authentication', () => {
     const refused = await call('GET', '/v1/events', { key: revoked.secret });
     expectEnvelope(refused, 401, 'invalid_api_key');
     expect(refused.body.error.message).toMatch(/revoked/);
+  });
+
+  it('logs a request whose client went away before any answer as 499, never as answered', async () => {
+    const issued = identity.issueKey({ scopes: ['events:write'] });
+    const { port } = new URL(baseUrl);
+    const received = new Promise((resolve) => http.once('request', resolve));
+    const socket = connect(Number(port), '127.0.0.1');
+    // A body announced longer than what is sent: the gateway is still reading it when the client leaves.
+    socket.write(`POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${issued.secret}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name"`);
+    await received;
+    socket.destroy();
+    const logged = () => logLines.map((text) => JSON.parse(text)).find((entry) => entry.aborted && entry.method === 'POST' && entry.path === '/v1/events');
+    expect(await waitFor('the abandoned request logged', async () => logged(), { timeoutMs: 5_000 })).toMatchObject({
+      msg: 'request',
+      method: 'POST',
+      path: '/v1/events',
+      status: 499,
+      aborted: true,
+    });
   });
 
   it('never logs a key, only its prefix', async () => {
