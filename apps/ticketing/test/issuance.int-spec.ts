@@ -14,7 +14,7 @@ import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { CatalogInventory, type CatalogClients } from '../src/catalog/catalog-inventory';
 import { SoldOutMemo } from '../src/catalog/sold-out-memo';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
-import { driveUpgrade, ticketingGrpcServices } from '../src/grpc/services';
+import { driveUpgrade, ticketingGrpcServices, type TicketingDependencies } from '../src/grpc/services';
 import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
 import { IssueTicketsUseCase } from '../src/usecases/issue-tickets/issue-tickets.usecase';
 import { RetireTicketUseCase } from '../src/usecases/change-ticket/retire-ticket.usecase';
@@ -105,6 +105,17 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   const issue = (claims: InternalClaims, request: ticketingV1.IssueTicketsRequest, callOptions: CallerOptions = options) =>
     callUnary(tickets.issueTickets.bind(tickets), request, claims, callOptions);
   const tierCounters = async (tierId: string) => catalogSide.double.counters(tierId);
+  /** Runs `use` against a ticketing server of its own, built with `deps`, and stops the server after. */
+  const withTicketingServer = async (deps: TicketingDependencies, use: (client: ticketingV1.TicketServiceClient) => Promise<void>) => {
+    const server = await startGrpcServer(ticketingGrpcServices(prisma, deps, { tokenSecret, logger }), 0);
+    const client = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${server.port}`);
+    try {
+      await use(client);
+    } finally {
+      client.close();
+      await server.shutdown();
+    }
+  };
   /** Issuance with `inventory` as its catalog, called directly (no Idempotency-Key). */
   const issuanceThrough = (inventory: CatalogInventory) =>
     new IssueTicketsUseCase(prisma, inventory, new DriveIssuanceUseCase(prisma, inventory, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
@@ -178,16 +189,11 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const { eventId, tierId } = await onSale(claims);
     const lapsing = new LapsingHold(catalogClients, options);
     const idempotent: CallerOptions = { ...options, idempotency: { key: 'lapsing', fingerprint: 'f', onReplayed: () => undefined } };
-    const lapsingServer = await startGrpcServer(ticketingGrpcServices(prisma, dependencies(lapsing), { tokenSecret, logger }), 0);
-    const client = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${lapsingServer.port}`);
-    try {
+    await withTicketingServer(dependencies(lapsing), async (client) => {
       for (let attempt = 0; attempt < 2; attempt += 1) {
         await expect(callUnary(client.issueTickets.bind(client), saleRequest(eventId, tierId), claims, idempotent)).rejects.toMatchObject({ code: 'issuance_expired', status: 409 });
       }
-    } finally {
-      client.close();
-      await lapsingServer.shutdown();
-    }
+    });
     expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'refused' }]);
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);
@@ -225,9 +231,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   });
 
   it('keeps each issuance in its own call, its Idempotency-Key and request id included, while it waits its turn', async () => {
-    const oneAtATime = await startGrpcServer(ticketingGrpcServices(prisma, { ...dependencies(catalog), issuanceConcurrency: 1 }, { tokenSecret, logger }), 0);
-    const queued = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${oneAtATime.port}`);
-    try {
+    await withTicketingServer({ ...dependencies(catalog), issuanceConcurrency: 1 }, async (queued) => {
       const claims = tenant();
       const { eventId, tierId } = await onSale(claims);
       const calls = [1, 2, 3, 4].map((index) => {
@@ -240,10 +244,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       const announced = await prisma.outboxMessage.findMany({ where: { message_key: eventId } });
       const requestIdOf = new Map(announced.map((row) => [(row.payload as { data: { issuance_id: string } }).data.issuance_id, (row.payload as { request_id: string }).request_id]));
       expect(issued.map((issuance) => requestIdOf.get(issuance.issuance_id))).toEqual(['req_queued_1', 'req_queued_2', 'req_queued_3', 'req_queued_4']);
-    } finally {
-      queued.close();
-      await oneAtATime.shutdown();
-    }
+    });
   });
 
   it('after a hold whose reply was lost, a retry under the same Idempotency-Key sells once; the lost hold waits for its expiry', async () => {
@@ -257,15 +258,10 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       }
     }
     const flaky = new LostHoldReply(catalogClients, options);
-    const flakyServer = await startGrpcServer(ticketingGrpcServices(prisma, dependencies(flaky), { tokenSecret, logger }), 0);
-    const flakyClient = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${flakyServer.port}`);
     const idempotent: CallerOptions = { ...options, idempotency: { key: 'lost-hold', fingerprint: 'f', onReplayed: () => undefined } };
-    try {
+    await withTicketingServer(dependencies(flaky), async (flakyClient) => {
       await expect(callUnary(flakyClient.issueTickets.bind(flakyClient), saleRequest(eventId, tierId), claims, idempotent)).rejects.toMatchObject({ code: 'service_unavailable' });
-    } finally {
-      flakyClient.close();
-      await flakyServer.shutdown();
-    }
+    });
     expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(0);
 
     const retried = await issue(claims, saleRequest(eventId, tierId), idempotent);
@@ -434,9 +430,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
 
   it("answers a tier catalog has just refused as sold out without asking again, until units come back (decision 0037)", async () => {
     const memoCatalog = new CatalogInventory(catalogClients, options, new SoldOutMemo(60_000));
-    const server = await startGrpcServer(ticketingGrpcServices(prisma, dependencies(memoCatalog), { tokenSecret, logger }), 0);
-    const client = createGrpcClient(ticketingV1.TicketServiceClient, `127.0.0.1:${server.port}`);
-    try {
+    await withTicketingServer(dependencies(memoCatalog), async (client) => {
       const claims = tenant();
       const { eventId, tierId } = await onSale(claims, { capacity: 1 });
       const buy = (index: number) =>
@@ -451,10 +445,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       await callUnary(client.refundTicket.bind(client), { id: sold!.id, reason: 'Cannot attend' }, claims, options);
       expect((await buy(4)).tickets).toHaveLength(1);
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 1 });
-    } finally {
-      client.close();
-      await server.shutdown();
-    }
+    });
   });
 
   it('finishes an issuance cut off after catalog sold its units: the re-driver creates its tickets', async () => {
