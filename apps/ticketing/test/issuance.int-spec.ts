@@ -3,6 +3,7 @@ import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { InternalClaims, Mode, Tenant } from '@ticketing/auth';
 import { TICKETING_TICKET_TOPIC, ticketingV1 } from '@ticketing/contracts';
+import { EarlyKeyClaims } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import { callUnary, createGrpcClient, startGrpcServer, type CallerOptions, type RunningGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
@@ -11,7 +12,7 @@ import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
-import { CatalogInventory, type CatalogClients } from '../src/catalog/catalog-inventory';
+import { CatalogInventory, ISSUANCE_HOLD_SECONDS, type CatalogClients } from '../src/catalog/catalog-inventory';
 import { SoldOutMemo } from '../src/catalog/sold-out-memo';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { driveUpgrade, ticketingGrpcServices, type TicketingDependencies } from '../src/grpc/services';
@@ -116,9 +117,11 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       await server.shutdown();
     }
   };
-  /** Issuance with `inventory` as its catalog, called directly (no Idempotency-Key). */
+  /** Use cases called directly run without an Idempotency-Key. */
+  const noKeys = () => new EarlyKeyClaims(prisma, () => undefined, ISSUANCE_HOLD_SECONDS, () => undefined);
+  /** Issuance with `inventory` as its catalog, called directly. */
   const issuanceThrough = (inventory: CatalogInventory) =>
-    new IssueTicketsUseCase(prisma, inventory, new DriveIssuanceUseCase(prisma, inventory, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, () => false);
+    new IssueTicketsUseCase(prisma, inventory, new DriveIssuanceUseCase(prisma, inventory, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, noKeys());
 
   it('issues tickets to a customer found or created by email, and publishes ticket.issued', async () => {
     const claims = tenant();
@@ -270,6 +273,76 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(2);
     // Sold once; the two units of the lost hold stay held until catalog's sweeper releases them.
     expect(await tierCounters(tierId)).toEqual({ held: 2, sold: 2 });
+  });
+
+  describe('a retry under the same Idempotency-Key while the first call is still on its way (decision 0041)', () => {
+    /** A catalog whose holds, once taken, wait for `letHoldsFinish()`: the first call is still on its way. */
+    class SlowHolds extends CatalogInventory {
+      private resume!: () => void;
+      private readonly resumed = new Promise<void>((resolve) => (this.resume = resolve));
+      held!: Promise<void>;
+      private heldNow!: () => void;
+      constructor(...args: ConstructorParameters<typeof CatalogInventory>) {
+        super(...args);
+        this.held = new Promise<void>((resolve) => (this.heldNow = resolve));
+      }
+
+      override async reserve(...args: Parameters<CatalogInventory['reserve']>): ReturnType<CatalogInventory['reserve']> {
+        const units = await super.reserve(...args);
+        this.heldNow();
+        await this.resumed;
+        return units;
+      }
+
+      letHoldsFinish(): void {
+        this.resume();
+      }
+    }
+    const keyed = (key: string): CallerOptions => ({ ...options, idempotency: { key, fingerprint: `fingerprint-${key}`, onReplayed: () => undefined } });
+
+    it('tells the retry the key is in use, not sold out, and the first call’s tickets answer the next retry', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims, { capacity: 2 });
+      const slow = new SlowHolds(catalogClients, options);
+      await withTicketingServer(dependencies(slow), async (slowClient) => {
+        const first = callUnary(slowClient.issueTickets.bind(slowClient), saleRequest(eventId, tierId), claims, keyed('on-its-way'));
+        await slow.held;
+        // The first call holds the whole capacity: a retry acting on its own would be refused as sold out.
+        await expect(issue(claims, saleRequest(eventId, tierId), keyed('on-its-way'))).rejects.toMatchObject({ code: 'idempotency_key_in_use', status: 409 });
+        slow.letHoldsFinish();
+        const sold = await first;
+        expect(await issue(claims, saleRequest(eventId, tierId), keyed('on-its-way'))).toEqual(sold);
+      });
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+      expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(2);
+    });
+
+    it('lets a retry take over a claim that outlived its lease; the first call, finishing later, writes nothing and gives its units back', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims, { capacity: 4 });
+      const slow = new SlowHolds(catalogClients, options);
+      await withTicketingServer(dependencies(slow), async (slowClient) => {
+        const first = callUnary(slowClient.issueTickets.bind(slowClient), saleRequest(eventId, tierId), claims, keyed('lapsed'));
+        await slow.held;
+        await prisma.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${ISSUANCE_HOLD_SECONDS + 1}) WHERE fingerprint = 'fingerprint-lapsed'`;
+        const retried = await issue(claims, saleRequest(eventId, tierId), keyed('lapsed'));
+        slow.letHoldsFinish();
+        await expect(first).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+        expect(await issue(claims, saleRequest(eventId, tierId), keyed('lapsed'))).toEqual(retried);
+      });
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+      expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(1);
+    });
+
+    it('releases the key of a refused call, so a retry once units are back sells', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims, { capacity: 2 });
+      const blocker = await issue(claims, saleRequest(eventId, tierId));
+      await expect(issue(claims, saleRequest(eventId, tierId), keyed('refused-first'))).rejects.toMatchObject({ code: 'sold_out' });
+      expect(await prisma.idempotencyKey.count({ where: { fingerprint: 'fingerprint-refused-first' } })).toBe(0);
+      for (const ticket of blocker.tickets) await callUnary(tickets.refundTicket.bind(tickets), { id: ticket.id, reason: '' }, claims, options);
+      expect((await issue(claims, saleRequest(eventId, tierId), keyed('refused-first'))).tickets).toHaveLength(2);
+    });
   });
 
   it('never issues more than the capacity, whatever the concurrency', async () => {
@@ -604,7 +677,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         }
       }
       const flaky = new LostCommitReply(catalogClients, options);
-      const upgrade = new UpgradeTicketUseCase(prisma, flaky, driveUpgrade(prisma, { catalog: flaky, codes }, logger), logger);
+      const upgrade = new UpgradeTicketUseCase(prisma, flaky, driveUpgrade(prisma, { catalog: flaky, codes }, logger), noKeys(), logger);
       await expect(upgrade.execute(claims, tenantOf(claims), { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } })).rejects.toMatchObject({ code: 'service_unavailable' });
       expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
       await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).rejects.toMatchObject({ code: 'ticket_changed' });

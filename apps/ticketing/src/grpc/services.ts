@@ -2,10 +2,10 @@ import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc
 import type { Logger } from '@ticketing/observability';
 import pLimit from 'p-limit';
 import { ticketingV1 } from '@ticketing/contracts';
-import { idempotentWrites } from '@ticketing/db';
+import { EarlyKeyClaims, idempotentWrites } from '@ticketing/db';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
-import type { CatalogInventory } from '../catalog/catalog-inventory';
+import { ISSUANCE_HOLD_SECONDS, type CatalogInventory } from '../catalog/catalog-inventory';
 import type { PrismaClient } from '../db';
 import { RetireTicketUseCase } from '../usecases/change-ticket/retire-ticket.usecase';
 import { TransferTicketUseCase } from '../usecases/change-ticket/transfer-ticket.usecase';
@@ -57,6 +57,9 @@ export function ticketingGrpcServices(
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const prisma = idempotentWrites(client, currentIdempotentCall);
+  // Sales and upgrades hold units in catalog before they record anything: their keys are claimed
+  // first, for as long as what they hold lasts (decision 0041).
+  const keys = new EarlyKeyClaims(client, currentIdempotentCall, ISSUANCE_HOLD_SECONDS, (details, message) => options.logger.warn(details, message));
   const createCustomer = new CreateCustomerUseCase(prisma);
   const getCustomer = new GetCustomerUseCase(prisma);
   const gate = new AdmissionGate(client, admissionTokens, queues);
@@ -66,7 +69,7 @@ export function ticketingGrpcServices(
     new DriveIssuanceUseCase(client, catalog, codes),
     gate,
     options.logger,
-    () => currentIdempotentCall() !== undefined,
+    keys,
     pLimit(issuanceConcurrency),
   );
   const getTicket = new GetTicketUseCase(prisma);
@@ -80,7 +83,7 @@ export function ticketingGrpcServices(
   const waitingRoom = new WaitingRoomUseCase(client, queues, options.logger);
   const listUpgradeOptions = new ListUpgradeOptionsUseCase(prisma, catalog);
   const createDeliveryLink = new CreateDeliveryLinkUseCase(prisma, deliveryLinks);
-  const upgradeTicket = new UpgradeTicketUseCase(prisma, catalog, driveUpgrade(client, { catalog, codes }, options.logger), options.logger);
+  const upgradeTicket = new UpgradeTicketUseCase(prisma, catalog, driveUpgrade(client, { catalog, codes }, options.logger), keys, options.logger);
   return [
     {
       definition: ticketingV1.CustomerServiceService,

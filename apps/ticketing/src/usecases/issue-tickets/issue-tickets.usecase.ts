@@ -1,10 +1,10 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { InternalClaims, Tenant } from '@ticketing/auth';
+import type { EarlyKeyClaims } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import pLimit from 'p-limit';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
-import { outcomeOf, type Outcome } from '../call-outcomes';
 import type { CatalogInventory, HeldUnits, OrderQuote } from '../../catalog/catalog-inventory';
 import type { CustomerChoice } from '../../domain/customer';
 import type { PrismaClient, TicketingDb } from '../../db';
@@ -33,6 +33,9 @@ interface PreparedOrder {
 /**
  * Issues tickets: sold and paid elsewhere, or complimentary (decision 0030), in this order:
  *
+ * 0. Under an Idempotency-Key, claim the key first (decision 0041): a retry of a call that
+ *    recorded its issuance drives that issuance instead, and a retry while the first call is
+ *    still on its way is told the key is in use, never a refusal the first call then belies.
  * 1. Hold the units in catalog under a new issuance id; catalog prices a sale as it holds it.
  *    A sold-out tier refuses here, having cost one catalog call and nothing in ticketing's
  *    database, and nothing at all while catalog's refusal is recent (decision 0037): the cheap
@@ -41,10 +44,8 @@ interface PreparedOrder {
  *    entered a discount code or a discount limited per customer could apply (catalog priced a
  *    buyer named by email as a guest). A comp is free.
  * 3. One statement records the issuance as pending with its customer (found by email or
- *    created), checking the payment against the price first. Under an Idempotency-Key it is the
- *    recorded write: a retry replays it and gets the first call's issuance, whatever steps 1 and
- *    2 answer now (their outcomes are thrown only inside it), and the units the retry held are
- *    given back.
+ *    created), checking the payment against the price first; under an Idempotency-Key, its
+ *    transaction seals the issuance as the key's result.
  * 4. Drive the issuance: count it against its discount, commit the units, create the tickets.
  *
  * A failure after step 1 gives the held units back; if that fails too, they return when the hold
@@ -57,8 +58,7 @@ export class IssueTicketsUseCase {
     private readonly drive: DriveIssuanceUseCase,
     private readonly gate: AdmissionGate,
     private readonly logger: Logger,
-    /** Whether this call runs under an Idempotency-Key, so an earlier call may have recorded its issuance. */
-    private readonly mayReplay: () => boolean,
+    private readonly keys: EarlyKeyClaims,
     /**
      * Runs the database work of held issuances a few at a time, first come first served. Under a
      * rush, hundreds of issuances interleaving on ten pooled connections all finish late together,
@@ -70,19 +70,25 @@ export class IssueTicketsUseCase {
   /** A sale of an event whose waiting room is enabled needs an admission token (decision 0034); comps do not. */
   async sell(claims: InternalClaims, tenant: Tenant, command: SaleCommand): Promise<IssuedTickets> {
     const request = validSaleRequest(command);
-    const admissionEntryId = await this.gate.admit(tenant, request.event_id, command.admission_token ?? '');
-    return this.issue(claims, tenant, { ...request, admission_entry_id: admissionEntryId });
+    return this.keys.run(async () => {
+      const admissionEntryId = await this.gate.admit(tenant, request.event_id, command.admission_token ?? '');
+      return this.issue(claims, tenant, { ...request, admission_entry_id: admissionEntryId });
+    }, (earlier) => this.replay(claims, tenant, earlier));
   }
 
   comp(claims: InternalClaims, tenant: Tenant, command: CompCommand): Promise<IssuedTickets> {
-    return this.issue(claims, tenant, validCompRequest(command));
+    const request = validCompRequest(command);
+    return this.keys.run(() => this.issue(claims, tenant, request), (earlier) => this.replay(claims, tenant, earlier));
+  }
+
+  /** An earlier call under this Idempotency-Key recorded `earlier`: its issuance, driven on if it is not finished. */
+  private replay(claims: InternalClaims, tenant: Tenant, earlier: unknown): Promise<IssuedTickets> {
+    return this.drive.execute(claims, tenant, (earlier as TicketingIssuance).id);
   }
 
   private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest): Promise<IssuedTickets> {
     const id = newId('iss');
-    const held = await outcomeOf(this.hold(claims, request, id));
-    // With no earlier call to replay, a refusal (sold out) ends here, without writing anything.
-    if ('error' in held && !this.mayReplay()) throw held.error;
+    const held = await this.hold(claims, request, id);
     // p-limit starts a waiting function from the call that finished before it, in that call's
     // async context; bound, it keeps its own (its request id, its Idempotency-Key's write).
     return this.inTurn(AsyncResource.bind(() => this.recordAndDrive(claims, tenant, request, id, held)));
@@ -94,22 +100,19 @@ export class IssueTicketsUseCase {
     return this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: request.kind, customer_id: customerId });
   }
 
-  private async recordAndDrive(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string, held: Outcome<HeldUnits>): Promise<IssuedTickets> {
-    const prepared = 'error' in held ? held : await outcomeOf(this.prepare(claims, tenant, request, held.value));
-    const record = (db: TicketingDb) => this.recordPending(db, tenant, request, id, prepared);
+  private async recordAndDrive(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string, held: HeldUnits): Promise<IssuedTickets> {
     let issuance: TicketingIssuance;
     try {
-      // Recording is one statement, and needs a transaction only to be the recorded write of an
-      // Idempotency-Key, or to bind a seat hold with it.
-      issuance = this.mayReplay() || request.seat_hold_id ? await this.prisma.$transaction(record) : await record(this.prisma);
+      const prepared = await this.prepare(claims, tenant, request, held);
+      const record = (db: TicketingDb) => this.recordPending(db, tenant, request, id, prepared);
+      // Recording is one statement, and needs a transaction only to seal an Idempotency-Key's
+      // result with it, or to bind a seat hold with it.
+      issuance = this.keys.keyed() || request.seat_hold_id ? await this.prisma.$transaction(record) : await record(this.prisma);
     } catch (error) {
-      if ('value' in held) await this.giveBack(claims, id);
+      await this.giveBack(claims, id);
       throw error;
     }
-    if (issuance.id === id) return this.drive.finish(claims, tenant, issuance);
-    // A replay: the issuance is an earlier call's, and the units this call held are not needed.
-    if ('value' in held) await this.giveBack(claims, id);
-    return this.drive.execute(claims, tenant, issuance.id);
+    return this.drive.finish(claims, tenant, issuance);
   }
 
   /**
@@ -156,14 +159,8 @@ export class IssueTicketsUseCase {
     assertHoldCovers(hold, request, new Date());
   }
 
-  /**
-   * Runs only when no earlier call recorded this write; then the hold and the price must both
-   * have succeeded. One statement records the issuance with its customer (created if new); a
-   * seat hold is bound to it in the same transaction.
-   */
-  private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, prepared: Outcome<PreparedOrder>): Promise<TicketingIssuance> {
-    if ('error' in prepared) throw prepared.error;
-    const { quote, newCustomerId } = prepared.value;
+  /** One statement records the issuance with its customer (created if new); a seat hold is bound to it in the same transaction. */
+  private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, { quote, newCustomerId }: PreparedOrder): Promise<TicketingIssuance> {
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
     const issuance = await new IssuanceRepository(db).createPending(
       tenant,
