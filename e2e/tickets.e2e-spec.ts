@@ -127,7 +127,7 @@ describe('tickets through the gateway', () => {
     }
   });
 
-  it('on sale: 2,000 concurrent requests for a tier of 500 issue exactly 500 tickets; every other one is sold_out', async () => {
+  it('on sale: 2,000 concurrent requests for a tier of 500 (half of them under Idempotency-Keys) issue exactly 500 tickets; every other one is sold_out', async () => {
     const key = (await createAccount()).secret_key;
     const api = as(key);
     const { eventId, tierId } = await onSale(api, { capacity: 500, max_per_order: 1 });
@@ -174,9 +174,10 @@ describe('tickets through the gateway', () => {
 
 /**
  * `requests` issuance requests of one ticket each, every one another buyer, all sent at once on
- * their own connections, counted by outcome ("200", "409 sold_out", …). A load generator sends
- * them: on two cores, building 2,000 requests with fetch costs the client seconds of CPU the
- * system under test would otherwise have.
+ * their own connections, counted by outcome ("200", "409 sold_out", …). Every other request
+ * carries an Idempotency-Key of its own, as a careful client's do, so both kinds of sale and
+ * refusal run in the rush. A load generator sends them: on two cores, building 2,000 requests
+ * with fetch costs the client seconds of CPU the system under test would otherwise have.
  */
 async function rush(key: string, eventId: string, tierId: string, requests: number): Promise<Map<string, number>> {
   const outcomes = new Map<string, number>();
@@ -191,10 +192,14 @@ async function rush(key: string, eventId: string, tierId: string, requests: numb
     timeout: 60,
     requests: [
       {
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify(sale(tierId, { quantity: 1, customer: { email: `fan${(buyer += 1)}@example.com` }, payment: { type: 'external', reference: `o${buyer}`, amount: PRICE } })),
-        }),
+        setupRequest: (request) => {
+          const fan = (buyer += 1);
+          return {
+            ...request,
+            headers: fan % 2 === 0 ? { ...request.headers, 'idempotency-key': `rush-${eventId}-${fan}` } : request.headers,
+            body: JSON.stringify(sale(tierId, { quantity: 1, customer: { email: `fan${fan}@example.com` }, payment: { type: 'external', reference: `o${fan}`, amount: PRICE } })),
+          };
+        },
         onResponse: (status, body) => {
           const outcome = status === 200 ? '200' : `${status} ${JSON.parse(body).error.code}`;
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
