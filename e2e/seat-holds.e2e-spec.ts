@@ -134,6 +134,20 @@ describe('seat holds through the gateway', () => {
       expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 2, held: 0 });
     });
 
+    it('frees a refunded ticket’s seat: the seat map shows it available, and it sells again', async () => {
+      const api = as((await createAccount()).secret_key);
+      const { eventId, tierId } = await seatedEvent(api);
+      const hold = (await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'] })).body;
+      const sold = (await api.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, hold.id, 1))).body.tickets[0];
+      await seatMapShows(api, eventId, { 'Stalls:A:1': 'sold' });
+      expect((await api.post(`/v1/tickets/${sold.id}/refund`, { reason: 'Cannot attend' })).body).toMatchObject({ status: 'refunded', seat: 'Stalls:A:1' });
+      await seatMapShows(api, eventId, { 'Stalls:A:1': 'available' });
+      const rehold = (await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'] })).body;
+      const resold = await api.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, rehold.id, 1, 'bo@example.com'));
+      expect(resold.status).toBe(200);
+      expect(resold.body.tickets[0].seat).toBe('Stalls:A:1');
+    });
+
     it('sells one hold’s seats once, however many issuances race for it', async () => {
       const api = as((await createAccount()).secret_key);
       const { eventId, tierId } = await seatedEvent(api);

@@ -221,6 +221,29 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect((await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1'], ttl_seconds: 0 })).status).toBe('active');
   });
 
+  it('frees the seat of a refunded or revoked seated ticket: seat.released says why, and the seat can be held and sold again', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    catalogSide.double.addSeats(eventId, tierId, 1, 2);
+    const holdSeats = new CreateSeatHoldUseCase(prisma, catalog);
+    const hold = await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+    const sold = await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id }));
+    const [first, second] = sold.tickets;
+    await callUnary(tickets.refundTicket.bind(tickets), { id: first!.id, reason: '' }, claims, options);
+    await callUnary(tickets.revokeTicket.bind(tickets), { id: second!.id, reason: 'Resold by a tout' }, claims, options);
+
+    expect(await prisma.seatClaim.count({ where: { event_id: eventId } })).toBe(0);
+    const freed = (await prisma.outboxMessage.findMany({ where: { message_key: eventId, topic: 'ticketing.seat.v1' }, orderBy: { position: 'asc' } }))
+      .map((row) => row.payload as { type: string; data: Record<string, unknown> })
+      .filter((message) => message.type === 'seat.released');
+    expect(freed.map((message) => message.data)).toEqual([
+      { event_id: eventId, seat_ids: ['S:1:1'], reason: 'refunded' },
+      { event_id: eventId, seat_ids: ['S:1:2'], reason: 'revoked' },
+    ]);
+    const again = await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+    expect((await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: again.id }))).tickets).toHaveLength(2);
+  });
+
   it('under one Idempotency-Key, a retry answers the first issuance and sells nothing more', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims);

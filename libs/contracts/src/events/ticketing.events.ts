@@ -13,12 +13,12 @@ export type SeatChangeFacts = z.infer<typeof seatChangeFactsSchema>;
  * What ticketing publishes about seats, keyed by the event id so each event's seat changes stay
  * in order. Catalog keeps each seat's status from these for GET /v1/events/{id}/seatmap.
  * `seat.held` and `seat.released` are also the seat hold's own lifecycle (decision 0033):
- * `seat.released` makes seats available again, saying why (a hold released or expired; later a
- * ticket refunded).
+ * `seat.released` makes seats available again, saying why: a hold released or expired, or a
+ * seated ticket refunded or revoked (then without `hold_id`).
  */
 export const TICKETING_SEAT_TOPIC = defineTopic('ticketing.seat.v1', {
   'seat.held': seatChangeFactsSchema.extend({ hold_id: z.string().min(1), expires_at: z.string().optional() }),
-  'seat.released': seatChangeFactsSchema.extend({ hold_id: z.string().optional(), reason: z.enum(['released', 'expired']).optional() }),
+  'seat.released': seatChangeFactsSchema.extend({ hold_id: z.string().optional(), reason: z.enum(['released', 'expired', 'refunded', 'revoked']).optional() }),
   'seat.sold': seatChangeFactsSchema,
 });
 export type TicketingSeatPayloads = PayloadsOf<typeof TICKETING_SEAT_TOPIC>;

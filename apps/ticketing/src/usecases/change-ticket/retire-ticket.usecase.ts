@@ -1,5 +1,7 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
 import { requiredIdParam } from '@ticketing/fields';
+import { outboxRow, type OutboxRow } from '@ticketing/kafka';
 import type { PrismaClient } from '../../db';
 import type { TicketingTicket } from '../../domain/ticket';
 import { lostRace, RETIREMENTS, validRetirementReason, type Retirement } from '../../domain/ticket-change';
@@ -8,10 +10,16 @@ import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
 import { changeableTicket } from './changeable-ticket';
 import { newChange } from './change-message';
 
+/** `seat.released` for a seated ticket's seat, which its retirement frees; null for an unseated ticket. */
+function seatFreed(tenant: Tenant, ticket: TicketingTicket, status: 'refunded' | 'revoked'): OutboxRow<unknown> | null {
+  if (!ticket.seat_id) return null;
+  return outboxRow({ topic: TICKETING_SEAT_TOPIC, type: 'seat.released', aggregateId: ticket.event_id, tenant, data: { event_id: ticket.event_id, seat_ids: [ticket.seat_id], reason: status } });
+}
+
 /**
  * Refunds or revokes a valid ticket (decision 0032). One transaction retires it, keeps the change
- * in its history with its unit still to give back, and publishes `ticket.refunded` or
- * `ticket.revoked`; then catalog is asked for the unit back. If that call fails the answer is
+ * in its history with its unit still to give back, frees a seated ticket's seat (0033), and
+ * publishes `ticket.refunded` or `ticket.revoked`; then catalog is asked for the unit back. If that call fails the answer is
  * still the retired ticket (the change is committed) and the re-driver gives the unit back.
  * Money is not moved here: an external or comp ticket's refund is recorded; paid tickets come
  * with payments.
@@ -30,7 +38,7 @@ export class RetireTicketUseCase {
       const tickets = new TicketRepository(tx);
       const ticket = await changeableTicket(tickets, tenant, id, verb);
       const change = newChange(tenant, message, { ...ticket, status }, { reason });
-      const done = await tickets.retire(tenant, ticket, { kind: retirement, status, reason }, change);
+      const done = await tickets.retire(tenant, ticket, { kind: retirement, status, reason }, change, seatFreed(tenant, ticket, status));
       if (!done) throw lostRace((await tickets.findById(tenant, id))!, verb);
       return { retired: done, changeId: change.id };
     });
