@@ -134,12 +134,17 @@ describe('seat holds through the gateway', () => {
       expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 2, held: 0 });
     });
 
-    it('frees a refunded ticket’s seat: the seat map shows it available, and it sells again', async () => {
+    it('does not upgrade a seated ticket, and frees a refunded one’s seat: the seat map shows it available, and it sells again', async () => {
       const api = as((await createAccount()).secret_key);
       const { eventId, tierId } = await seatedEvent(api);
       const hold = (await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'] })).body;
       const sold = (await api.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, hold.id, 1))).body.tickets[0];
       await seatMapShows(api, eventId, { 'Stalls:A:1': 'sold' });
+      const lounge = (await api.post(`/v1/events/${eventId}/tiers`, { name: 'Lounge', price: 5000, capacity: 5, rank: 5 })).body.id;
+      expect((await api.get(`/v1/tickets/${sold.id}/upgrade-options`)).body.data).toEqual([]);
+      const upgraded = await api.post(`/v1/tickets/${sold.id}/upgrade`, { tier_id: lounge });
+      expect(upgraded.status).toBe(400);
+      expect(upgraded.body.error).toMatchObject({ code: 'parameter_invalid', param: 'tier_id', message: expect.stringContaining('seated tickets are not upgraded') });
       expect((await api.post(`/v1/tickets/${sold.id}/refund`, { reason: 'Cannot attend' })).body).toMatchObject({ status: 'refunded', seat: 'Stalls:A:1' });
       await seatMapShows(api, eventId, { 'Stalls:A:1': 'available' });
       const rehold = (await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'] })).body;

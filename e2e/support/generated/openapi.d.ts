@@ -593,7 +593,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the higher-rank tiers a valid ticket can move to, with the price difference and what is left
+         * List the higher-rank unseated tiers a valid ticket can move to, with the price difference and what is left
          * @description Needs a secret key with scope `tickets:manage`.
          */
         get: operations["listTicketUpgradeOptions"];
@@ -7767,7 +7767,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description A higher-rank tier of the ticket’s event (GET /v1/tickets/{id}/upgrade-options).
+                     * @description A higher-rank, unseated tier of the ticket’s event (GET /v1/tickets/{id}/upgrade-options). Seated tickets are not upgraded.
                      * @example tier_01JD3W9ZQ4X8V5K2M7N6P1R0ST
                      */
                     tier_id: string;

@@ -32,7 +32,7 @@ const externalPayment = (amountDescription: string) =>
 
 const upgradeTicketBody = z
   .strictObject({
-    tier_id: resourceId('tier').meta({ description: 'A higher-rank tier of the ticket’s event (GET /v1/tickets/{id}/upgrade-options).' }),
+    tier_id: resourceId('tier').meta({ description: 'A higher-rank, unseated tier of the ticket’s event (GET /v1/tickets/{id}/upgrade-options). Seated tickets are not upgraded.' }),
     payment: externalPayment('Minor units of the event’s currency; must equal the price difference.')
       .optional()
       .meta({ description: 'Required when the upgrade costs something (its price_difference).' }),
@@ -229,7 +229,7 @@ export const ticketsRoutes = [
     operationId: 'listTicketUpgradeOptions',
     method: 'get',
     path: '/v1/tickets/{id}/upgrade-options',
-    summary: 'List the higher-rank tiers a valid ticket can move to, with the price difference and what is left',
+    summary: 'List the higher-rank unseated tiers a valid ticket can move to, with the price difference and what is left',
     tag: TAG,
     access: secretKey('tickets:manage'),
     errors: CHANGE_ERRORS,

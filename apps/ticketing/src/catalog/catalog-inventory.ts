@@ -144,7 +144,7 @@ export class CatalogInventory {
     const tiers: TierFacts[] = [];
     for (let cursor = ''; ; ) {
       const page = await calls.listTiers({ event_id: eventId, page: { limit: 100, starting_after: cursor } });
-      tiers.push(...page.data.map(({ id, name, rank, price, currency, capacity, held, sold }) => ({ id, name, rank, price, currency, capacity, held, sold })));
+      tiers.push(...page.data.map(({ id, name, rank, price, currency, capacity, held, sold, seated }) => ({ id, name, rank, price, currency, capacity, held, sold, seated })));
       if (!page.has_more) return tiers;
       cursor = page.data[page.data.length - 1]!.id;
     }

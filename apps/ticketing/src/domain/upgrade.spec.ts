@@ -1,4 +1,4 @@
-import { upgradeOptions, type TierFacts } from './upgrade';
+import { upgradeOptions, upgradePrice, type TierFacts } from './upgrade';
 
 const tier = (id: string, rank: number, price: number, counters: Partial<TierFacts> = {}): TierFacts => ({
   id,
@@ -9,6 +9,7 @@ const tier = (id: string, rank: number, price: number, counters: Partial<TierFac
   capacity: 10,
   held: 0,
   sold: 0,
+  seated: false,
   ...counters,
 });
 
@@ -29,5 +30,25 @@ describe('upgradeOptions', () => {
 
   it('shows a sold-out tier with nothing available, never below zero', () => {
     expect(upgradeOptions(ga, [tier('tier_01B', 1, 5000, { capacity: 4, held: 1, sold: 4 })])[0]).toMatchObject({ available: 0 });
+  });
+});
+
+describe('upgrades and seats', () => {
+  const ga = tier('tier_01A', 0, 3000);
+  const stalls = tier('tier_01S', 1, 5000, { seated: true });
+  const request = (tierId: string) => ({ ticket_id: 'tkt_1', tier_id: tierId, payment: { reference: 'up', amount: 2000 } });
+
+  it('offers no seated tier, and nothing to a seated ticket', () => {
+    expect(upgradeOptions(ga, [ga, stalls, tier('tier_01B', 1, 5000)]).map((option) => option.tier_id)).toEqual(['tier_01B']);
+    expect(upgradeOptions(tier('tier_01T', 0, 3000, { seated: true }), [tier('tier_01B', 1, 5000)])).toEqual([]);
+  });
+
+  it('refuses an upgrade into a seated tier, or of a seated ticket, naming what to do instead', () => {
+    expect(() => upgradePrice(ga, stalls, request(stalls.id))).toThrow(expect.objectContaining({ code: 'parameter_invalid', param: 'tier_id', message: expect.stringContaining('seat holds') }));
+    const seatedTicketTier = tier('tier_01T', 0, 3000, { seated: true });
+    expect(() => upgradePrice(seatedTicketTier, tier('tier_01B', 1, 5000), request('tier_01B'))).toThrow(
+      expect.objectContaining({ code: 'parameter_invalid', param: 'tier_id', message: expect.stringContaining('seated tickets are not upgraded') }),
+    );
+    expect(upgradePrice(ga, tier('tier_01B', 1, 5000), request('tier_01B'))).toBe(2000);
   });
 });

@@ -3,7 +3,9 @@ import { integerInRange, requiredIdParam, requiredText } from '@ticketing/fields
 
 /**
  * Upgrades (decision 0032): a valid ticket moves to a higher-rank tier of the same event, paying
- * the difference between the two tiers' prices (never less than 0).
+ * the difference between the two tiers' prices (never less than 0). Only between unseated tiers:
+ * a seat is sold from a seat hold, so a seated ticket changes seats by a refund and a seated
+ * sale (0033), and a seated tier is not offered.
  */
 export interface TierFacts {
   id: string;
@@ -14,6 +16,7 @@ export interface TierFacts {
   capacity: number;
   held: number;
   sold: number;
+  seated: boolean;
 }
 
 export interface UpgradeOption {
@@ -28,10 +31,11 @@ export interface UpgradeOption {
   available: number;
 }
 
-/** The tiers of the event ranked above the ticket's, newest first (the API's list order). */
+/** The unseated tiers of the event ranked above the ticket's, newest first (the API's list order); none for a seated ticket. */
 export function upgradeOptions(current: TierFacts, tiers: readonly TierFacts[]): UpgradeOption[] {
+  if (current.seated) return [];
   return tiers
-    .filter((tier) => tier.rank > current.rank)
+    .filter((tier) => tier.rank > current.rank && !tier.seated)
     .sort((a, b) => (a.id < b.id ? 1 : -1))
     .map((tier) => ({
       tier_id: tier.id,
@@ -72,6 +76,12 @@ export function upgradePrice(current: TierFacts, target: TierFacts | undefined, 
   if (!target) throw ApiError.resourceMissing('tier', request.tier_id, 'tier_id');
   // A repeated upgrade (a double submit) lands here too, whatever the timing: one wins.
   if (target.id === current.id) throw new ApiError('ticket_changed', `Ticket '${request.ticket_id}' is already of tier '${target.id}'; nothing was changed.`, { param: 'tier_id' });
+  if (current.seated) {
+    throw new ApiError('parameter_invalid', `Ticket '${request.ticket_id}' has a seat: seated tickets are not upgraded. Refund it and sell a seat of tier '${target.id}' from a seat hold.`, { param: 'tier_id' });
+  }
+  if (target.seated) {
+    throw new ApiError('parameter_invalid', `Tier '${target.id}' is seated: its seats are sold from seat holds (POST /v1/events/{id}/seats/hold), not by upgrade.`, { param: 'tier_id' });
+  }
   if (target.rank <= current.rank) {
     throw new ApiError('parameter_invalid', `Tier '${target.id}' (rank ${target.rank}) does not rank above the ticket's tier (rank ${current.rank}); see GET /v1/tickets/${request.ticket_id}/upgrade-options.`, {
       param: 'tier_id',
