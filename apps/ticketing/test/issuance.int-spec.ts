@@ -357,6 +357,16 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(1);
     });
 
+    it('records a keyed seated sale, whose seat hold binds in the same transaction, once: a retry replays it', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims);
+      catalogSide.double.addSeats(eventId, tierId, 1, 2);
+      const hold = await new CreateSeatHoldUseCase(prisma, catalog).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+      const sold = await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id }), keyed('seated'));
+      expect(await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id }), keyed('seated'))).toEqual(sold);
+      expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(2);
+    });
+
     it('releases the key of a refused call, so a retry once units are back sells', async () => {
       const claims = tenant();
       const { eventId, tierId } = await onSale(claims, { capacity: 2 });
@@ -395,6 +405,8 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         { id: newId('iss'), event_id: eventId, tier_id: tierId, kind: 'sale', quantity, payment: { type: 'external', reference: email, amount }, amount, currency: 'EUR',
           comp_reason: null, seat_hold_id: null, admission_entry_id: null, discount_id: null, metadata: {} },
         { details: { email, name: '' } },
+        undefined,
+        null,
       );
     const [first, second] = [await record(2, 5001, 'ann@example.com'), await record(3, 7500, 'bo@example.com')];
     const ready = (issuance: TicketingIssuance): UnseatedIssue => {

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
+import { sqltag, type Sql } from '@prisma/client/runtime/client';
 import type { Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 
@@ -115,6 +116,8 @@ async function recordedTransaction<R>(client: TransactionRunner, write: Idempote
 function sealedTransaction<R>(client: TransactionRunner, write: IdempotentWrite, scope: RecordScope, work: (tx: RawSqlClient) => Promise<R>, options?: TransactionOptions): Promise<R> {
   return client.$transaction(async (tx) => {
     const result = await work(tx);
+    // A statement of the work sealed its own result (EarlyKeyClaims.statementSeal).
+    if (sealedEarly.has(write)) return result;
     const sealed = await tx.$executeRaw`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)}
       WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
         AND fingerprint = ${write.fingerprint} AND result IS NULL`;
@@ -148,6 +151,24 @@ function replay<R>(write: IdempotentWrite, scope: RecordScope, record: StoredRec
 }
 
 /**
+ * The parts of a write statement that make it an early-claimed key's write, as CTEs:
+ *
+ *   WITH key_claim AS (claim), written AS (INSERT … SELECT … FROM key_claim …),
+ *        key_sealed AS (seal AND EXISTS (SELECT 1 FROM written))
+ *   SELECT * FROM written
+ *
+ * `claim` locks the key's row while it is still this request's and unsealed (a lapsed claim
+ * another call took over and sealed is not), so the write happens only under it; `seal` stores
+ * the result with it. Then `confirm` with whether the statement wrote: if not, the claim was
+ * lost and it throws `idempotency_key_in_use`.
+ */
+export interface StatementSeal {
+  readonly claim: Sql;
+  readonly seal: Sql;
+  confirm(wrote: boolean): void;
+}
+
+/**
  * For writes that act outside their database before their transaction (a use case that holds
  * inventory in another service, then records what it holds). Claiming the key only in the
  * transaction would let a retry that arrives while the first call is still on its way (the
@@ -156,8 +177,9 @@ function replay<R>(write: IdempotentWrite, scope: RecordScope, record: StoredRec
  * statement of its own, and answers from the key's record before it acts:
  *
  * - the key is new, or its claim lapsed unsealed (a call that died): this call claims it, acts,
- *   and seals its result in its write's transaction; a failure releases the claim, so a retry
- *   runs again (nothing is recorded for a refusal, as with every recorded write);
+ *   and seals its result with its write (in its transaction, or in its one statement:
+ *   `statementSeal`); a failure releases the claim, so a retry runs again (nothing is recorded
+ *   for a refusal, as with every recorded write);
  * - the key holds a sealed result: it is replayed, with nothing done;
  * - the key's claim is still running: 409 `idempotency_key_in_use`, which the client retries.
  *
@@ -173,9 +195,26 @@ export class EarlyKeyClaims {
     private readonly warn: (details: object, message: string) => void,
   ) {}
 
-  /** Whether the current call runs under an Idempotency-Key, so its write is a recorded one. */
-  keyed(): boolean {
-    return this.currentWrite() !== undefined;
+  /**
+   * For a write made in one statement, inside `run`: what makes that statement the key's write,
+   * so it needs no transaction of its own. Null when the call has no key. `result` is what a
+   * retry replays, so it must be known before the statement runs (an id chosen beforehand).
+   */
+  statementSeal(result: unknown): StatementSeal | null {
+    const write = this.currentWrite();
+    if (!write) return null;
+    const scope = claimedEarly.get(write);
+    if (!scope) throw new Error(`${write.operation}: a statement seal needs the key claimed first (EarlyKeyClaims.run)`);
+    const stillClaimed = sqltag`account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
+      AND fingerprint = ${write.fingerprint} AND result IS NULL`;
+    return {
+      claim: sqltag`SELECT 1 FROM idempotency_keys WHERE ${stillClaimed} FOR UPDATE`,
+      seal: sqltag`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)} WHERE ${stillClaimed}`,
+      confirm: (wrote) => {
+        if (!wrote) throw keyInUse();
+        sealedEarly.add(write);
+      },
+    };
   }
 
   /**

@@ -1,11 +1,11 @@
 import { isMode, type Tenant } from '@ticketing/auth';
-import { isUniqueViolation, tenantScope } from '@ticketing/db';
+import { isUniqueViolation, tenantScope, type StatementSeal } from '@ticketing/db';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { TicketingDb } from '../db';
 import type { CustomerChoice } from '../domain/customer';
 import { admissionRefused } from '../domain/waiting-room';
 import type { IssuanceKind, IssuanceRefusal, IssuanceStatus, TicketingIssuance } from '../domain/issuance';
-import type { Prisma } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
 import { buyerCte, CustomerRepository } from './customer.repository';
 
 const issuanceColumns = {
@@ -57,31 +57,44 @@ export class IssuanceRepository {
    * email is new. Refused with admission_token_used when another issuance used the same
    * waiting-room admission.
    */
-  async createPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice, newCustomerId?: string): Promise<TicketingIssuance> {
+  /**
+   * Records the issuance as pending, with its buyer found or created. Under an Idempotency-Key,
+   * `keySeal` makes the same statement the key's write (libs/db `StatementSeal`).
+   */
+  async createPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice, newCustomerId: string | undefined, keySeal: StatementSeal | null): Promise<TicketingIssuance> {
     try {
-      const created = await this.insertPending(tenant, issuance, buyer, newCustomerId);
-      if (created) return created;
-      // No buyer: an id the tenant does not have (resolve refuses it), or an email whose customer a
-      // racing purchase created after this statement began (resolve finds it).
-      const customer = await new CustomerRepository(this.db).resolve(tenant, buyer);
-      return (await this.insertPending(tenant, issuance, { customer_id: customer.id }))!;
+      let created = await this.insertPending(tenant, issuance, buyer, newCustomerId, keySeal);
+      if (!created) {
+        // No buyer: an id the tenant does not have (resolve refuses it), or an email whose customer a
+        // racing purchase created after this statement began (resolve finds it). Or the key's claim lost.
+        const customer = await new CustomerRepository(this.db).resolve(tenant, buyer);
+        created = await this.insertPending(tenant, issuance, { customer_id: customer.id }, undefined, keySeal);
+      }
+      keySeal?.confirm(created !== null);
+      return created!;
     } catch (error) {
       throw issuance.admission_entry_id && isUniqueViolation(error) ? admissionRefused('used', issuance.event_id) : error;
     }
   }
 
-  /** The pending issuance, or null when its buyer was not found (see `buyerCte`). */
-  private async insertPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice, newCustomerId?: string): Promise<TicketingIssuance | null> {
+  /** The pending issuance, or null when its buyer was not found (see `buyerCte`) or the key's claim was lost. */
+  private async insertPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice, newCustomerId: string | undefined, keySeal: StatementSeal | null): Promise<TicketingIssuance | null> {
+    const underKey = keySeal
+      ? { claim: Prisma.sql`key_claim AS (${keySeal.claim}),`, from: Prisma.sql`, key_claim`, seal: Prisma.sql`, key_sealed AS (${keySeal.seal} AND EXISTS (SELECT 1 FROM inserted))` }
+      : { claim: Prisma.empty, from: Prisma.empty, seal: Prisma.empty };
     const rows = await this.db.$queryRaw<IssuanceRow[]>`
-      WITH ${buyerCte(tenant, buyer, newCustomerId)}
-      INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
-                             comp_reason, seat_hold_id, admission_entry_id, discount_id, metadata, status)
-      SELECT ${issuance.id}, ${tenant.accountId}, ${tenant.mode}, ${issuance.event_id}, ${issuance.tier_id}, buyer.id, ${issuance.kind}, ${issuance.quantity}::int,
-             ${issuance.payment?.type ?? null}::text, ${issuance.payment?.reference ?? null}::text, ${issuance.amount}::bigint, ${issuance.currency},
-             ${issuance.comp_reason}::text, ${issuance.seat_hold_id}::text, ${issuance.admission_entry_id}::text, ${issuance.discount_id}::text, ${JSON.stringify(issuance.metadata)}::jsonb, 'pending'
-        FROM buyer LIMIT 1
-      RETURNING id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency, comp_reason, seat_hold_id,
-                admission_entry_id, discount_id, metadata, status, refusal, created_at`;
+      WITH ${underKey.claim} ${buyerCte(tenant, buyer, newCustomerId)},
+      inserted AS (
+        INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
+                               comp_reason, seat_hold_id, admission_entry_id, discount_id, metadata, status)
+        SELECT ${issuance.id}, ${tenant.accountId}, ${tenant.mode}, ${issuance.event_id}, ${issuance.tier_id}, buyer.id, ${issuance.kind}, ${issuance.quantity}::int,
+               ${issuance.payment?.type ?? null}::text, ${issuance.payment?.reference ?? null}::text, ${issuance.amount}::bigint, ${issuance.currency},
+               ${issuance.comp_reason}::text, ${issuance.seat_hold_id}::text, ${issuance.admission_entry_id}::text, ${issuance.discount_id}::text, ${JSON.stringify(issuance.metadata)}::jsonb, 'pending'
+          FROM buyer ${underKey.from} LIMIT 1
+        RETURNING id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency, comp_reason, seat_hold_id,
+                  admission_entry_id, discount_id, metadata, status, refusal, created_at)
+      ${underKey.seal}
+      SELECT * FROM inserted`;
     return rows[0] ? toIssuance(rows[0]) : null;
   }
 

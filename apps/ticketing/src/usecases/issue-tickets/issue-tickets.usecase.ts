@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { InternalClaims, Tenant } from '@ticketing/auth';
-import type { EarlyKeyClaims } from '@ticketing/db';
+import type { EarlyKeyClaims, StatementSeal } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import pLimit from 'p-limit';
 import { newId } from '@ticketing/ids';
@@ -44,8 +44,8 @@ interface PreparedOrder {
  *    entered a discount code or a discount limited per customer could apply (catalog priced a
  *    buyer named by email as a guest). A comp is free.
  * 3. One statement records the issuance as pending with its customer (found by email or
- *    created), checking the payment against the price first; under an Idempotency-Key, its
- *    transaction seals the issuance as the key's result.
+ *    created), checking the payment against the price first; under an Idempotency-Key, the same
+ *    statement seals the issuance's id as the key's result.
  * 4. Drive the issuance: count it against its discount, commit the units, create the tickets.
  *
  * A failure after step 1 gives the held units back; if that fails too, they return when the hold
@@ -81,9 +81,9 @@ export class IssueTicketsUseCase {
     return this.keys.run(() => this.issue(claims, tenant, request), (earlier) => this.replay(claims, tenant, earlier));
   }
 
-  /** An earlier call under this Idempotency-Key recorded `earlier`: its issuance, driven on if it is not finished. */
+  /** An earlier call under this Idempotency-Key recorded the issuance `earlier` names: it, driven on if it is not finished. */
   private replay(claims: InternalClaims, tenant: Tenant, earlier: unknown): Promise<IssuedTickets> {
-    return this.drive.execute(claims, tenant, (earlier as TicketingIssuance).id);
+    return this.drive.execute(claims, tenant, (earlier as { id: string }).id);
   }
 
   private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest): Promise<IssuedTickets> {
@@ -104,10 +104,11 @@ export class IssueTicketsUseCase {
     let issuance: TicketingIssuance;
     try {
       const prepared = await this.prepare(claims, tenant, request, held);
-      const record = (db: TicketingDb) => this.recordPending(db, tenant, request, id, prepared);
-      // Recording is one statement, and needs a transaction only to seal an Idempotency-Key's
-      // result with it, or to bind a seat hold with it.
-      issuance = this.keys.keyed() || request.seat_hold_id ? await this.prisma.$transaction(record) : await record(this.prisma);
+      // Under an Idempotency-Key, the issuance's id is the key's result, sealed by the recording statement.
+      const keySeal = this.keys.statementSeal({ id });
+      const record = (db: TicketingDb) => this.recordPending(db, tenant, request, id, prepared, keySeal);
+      // Recording is one statement, and needs a transaction only to bind a seat hold with it.
+      issuance = request.seat_hold_id ? await this.prisma.$transaction(record) : await record(this.prisma);
     } catch (error) {
       await this.giveBack(claims, id);
       throw error;
@@ -160,7 +161,7 @@ export class IssueTicketsUseCase {
   }
 
   /** One statement records the issuance with its customer (created if new); a seat hold is bound to it in the same transaction. */
-  private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, { quote, newCustomerId }: PreparedOrder): Promise<TicketingIssuance> {
+  private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, { quote, newCustomerId }: PreparedOrder, keySeal: StatementSeal | null): Promise<TicketingIssuance> {
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
     const issuance = await new IssuanceRepository(db).createPending(
       tenant,
@@ -181,6 +182,7 @@ export class IssueTicketsUseCase {
       },
       request.customer,
       newCustomerId,
+      keySeal,
     );
     if (request.seat_hold_id) await this.takeHold(db, tenant, request.seat_hold_id, id);
     return issuance;
