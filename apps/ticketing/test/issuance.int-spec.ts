@@ -90,6 +90,13 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
 
   /** An event on sale with one tier priced 2500 EUR. */
   const onSale = async (claims: InternalClaims, { capacity = 10 } = {}) => catalogSide.double.addTier(tenantOf(claims), { price: 2500, capacity });
+  /** Such an event whose tier seats S:1:1 and S:1:2, both held in `hold`; `holdSeats` holds seats again. */
+  const seatedOnSale = async (claims: InternalClaims) => {
+    const { eventId, tierId } = await onSale(claims);
+    catalogSide.double.addSeats(eventId, tierId, 1, 2);
+    const holdSeats = (seatIds = ['S:1:1', 'S:1:2']) => new CreateSeatHoldUseCase(prisma, catalog).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0 });
+    return { eventId, tierId, holdSeats, hold: await holdSeats() };
+  };
 
   const saleRequest = (eventId: string, tierId: string, fields: Partial<ticketingV1.IssueTicketsRequest> = {}): ticketingV1.IssueTicketsRequest => ({
     event_id: eventId,
@@ -204,10 +211,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
 
   it('gives a refused seated issuance’s seats back: its seat hold is released, and the seats can be held again', async () => {
     const claims = tenant();
-    const { eventId, tierId } = await onSale(claims);
-    catalogSide.double.addSeats(eventId, tierId, 1, 2);
-    const holdSeats = new CreateSeatHoldUseCase(prisma, catalog);
-    const hold = await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+    const { eventId, tierId, hold, holdSeats } = await seatedOnSale(claims);
     const lapsing = new LapsingHold(catalogClients, options);
     const issue = issuanceThrough(lapsing);
     await expect(issue.sell(claims, tenantOf(claims), saleRequest(eventId, tierId, { seat_hold_id: hold.id }))).rejects.toMatchObject({ code: 'issuance_expired' });
@@ -218,15 +222,12 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       (row) => (row.payload as { type: string }).type,
     );
     expect(seatMessages).toEqual(['seat.held', 'seat.released']);
-    expect((await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1'], ttl_seconds: 0 })).status).toBe('active');
+    expect((await holdSeats(['S:1:1'])).status).toBe('active');
   });
 
   it('frees the seat of a refunded or revoked seated ticket: seat.released says why, and the seat can be held and sold again', async () => {
     const claims = tenant();
-    const { eventId, tierId } = await onSale(claims);
-    catalogSide.double.addSeats(eventId, tierId, 1, 2);
-    const holdSeats = new CreateSeatHoldUseCase(prisma, catalog);
-    const hold = await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+    const { eventId, tierId, hold, holdSeats } = await seatedOnSale(claims);
     const sold = await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id }));
     const [first, second] = sold.tickets;
     await callUnary(tickets.refundTicket.bind(tickets), { id: first!.id, reason: '' }, claims, options);
@@ -240,7 +241,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       { event_id: eventId, seat_ids: ['S:1:1'], reason: 'refunded' },
       { event_id: eventId, seat_ids: ['S:1:2'], reason: 'revoked' },
     ]);
-    const again = await holdSeats.execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+    const again = await holdSeats();
     expect((await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: again.id }))).tickets).toHaveLength(2);
   });
 
@@ -322,17 +323,31 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       }
     }
     const keyed = (key: string): CallerOptions => ({ ...options, idempotency: { key, fingerprint: `fingerprint-${key}`, onReplayed: () => undefined } });
-
-    it('tells the retry the key is in use, not sold out, and the first call’s tickets answer the next retry', async () => {
+    /**
+     * Sends a sale of 2 under `key` to a ticketing server whose holds wait once taken, and runs
+     * `meanwhile` once its units are held, with the sale on its way and what lets it finish.
+     */
+    const whileFirstCallIsOnItsWay = async (
+      key: string,
+      capacity: number,
+      meanwhile: (sale: { claims: InternalClaims; eventId: string; tierId: string; first: Promise<ticketingV1.IssuedTickets>; letFinish: () => void }) => Promise<void>,
+    ) => {
       const claims = tenant();
-      const { eventId, tierId } = await onSale(claims, { capacity: 2 });
+      const { eventId, tierId } = await onSale(claims, { capacity });
       const slow = new SlowHolds(catalogClients, options);
       await withTicketingServer(dependencies(slow), async (slowClient) => {
-        const first = callUnary(slowClient.issueTickets.bind(slowClient), saleRequest(eventId, tierId), claims, keyed('on-its-way'));
+        const first = callUnary(slowClient.issueTickets.bind(slowClient), saleRequest(eventId, tierId), claims, keyed(key));
         await slow.held;
+        await meanwhile({ claims, eventId, tierId, first, letFinish: () => slow.letHoldsFinish() });
+      });
+      return tierId;
+    };
+
+    it('tells the retry the key is in use, not sold out, and the first call’s tickets answer the next retry', async () => {
+      const tierId = await whileFirstCallIsOnItsWay('on-its-way', 2, async ({ claims, eventId, tierId, first, letFinish }) => {
         // The first call holds the whole capacity: a retry acting on its own would be refused as sold out.
         await expect(issue(claims, saleRequest(eventId, tierId), keyed('on-its-way'))).rejects.toMatchObject({ code: 'idempotency_key_in_use', status: 409 });
-        slow.letHoldsFinish();
+        letFinish();
         const sold = await first;
         expect(await issue(claims, saleRequest(eventId, tierId), keyed('on-its-way'))).toEqual(sold);
       });
@@ -341,15 +356,10 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     });
 
     it('lets a retry take over a claim that outlived its lease; the first call, finishing later, writes nothing and gives its units back', async () => {
-      const claims = tenant();
-      const { eventId, tierId } = await onSale(claims, { capacity: 4 });
-      const slow = new SlowHolds(catalogClients, options);
-      await withTicketingServer(dependencies(slow), async (slowClient) => {
-        const first = callUnary(slowClient.issueTickets.bind(slowClient), saleRequest(eventId, tierId), claims, keyed('lapsed'));
-        await slow.held;
+      const tierId = await whileFirstCallIsOnItsWay('lapsed', 4, async ({ claims, eventId, tierId, first, letFinish }) => {
         await prisma.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${ISSUANCE_HOLD_SECONDS + 1}) WHERE fingerprint = 'fingerprint-lapsed'`;
         const retried = await issue(claims, saleRequest(eventId, tierId), keyed('lapsed'));
-        slow.letHoldsFinish();
+        letFinish();
         await expect(first).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
         expect(await issue(claims, saleRequest(eventId, tierId), keyed('lapsed'))).toEqual(retried);
       });
@@ -359,9 +369,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
 
     it('records a keyed seated sale, whose seat hold binds in the same transaction, once: a retry replays it', async () => {
       const claims = tenant();
-      const { eventId, tierId } = await onSale(claims);
-      catalogSide.double.addSeats(eventId, tierId, 1, 2);
-      const hold = await new CreateSeatHoldUseCase(prisma, catalog).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+      const { eventId, tierId, hold } = await seatedOnSale(claims);
       const sold = await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id }), keyed('seated'));
       expect(await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id }), keyed('seated'))).toEqual(sold);
       expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(2);
