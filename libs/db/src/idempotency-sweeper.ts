@@ -1,5 +1,5 @@
 import type { Logger } from '@ticketing/observability';
-import type { RawSqlClient } from './idempotent-writes';
+import type { RawSqlClient } from './idempotency-records';
 import { startPeriodicSweep, sweepInBatches, type PeriodicSweep } from './periodic-sweep';
 
 /**

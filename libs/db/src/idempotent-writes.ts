@@ -1,50 +1,12 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { deserialize, serialize } from 'node:v8';
-import { sqltag, type Sql } from '@prisma/client/runtime/client';
-import type { Tenant } from '@ticketing/auth';
-import { ApiError } from '@ticketing/errors';
-
-/**
- * Writes made under a client's Idempotency-Key commit their result in the same transaction as
- * the write, so a retry whose first attempt committed (even one whose reply was lost) gets that
- * result back instead of writing again. The `idempotency_keys` table belongs to this library:
- * every service with writes creates it in a migration with exactly these columns:
- *   account_id TEXT, mode TEXT, operation TEXT, key_hash TEXT (primary key together),
- *   fingerprint TEXT, result BYTEA (NULL while the write runs: inside the claiming
- *   transaction, or under an early claim), created_at TIMESTAMPTZ DEFAULT now().
- */
-
-/** The call a write runs under (libs/grpc's IdempotentCall). */
-export interface IdempotentWrite {
-  readonly tenant: Tenant;
-  /** The RPC: one key may carry one write per RPC. */
-  readonly operation: string;
-  readonly key: string;
-  /** The client's request, so the same key with another request is refused. */
-  readonly fingerprint: string;
-  markReplayed(): void;
-}
-
-/** Any Prisma client or interactive-transaction client. */
-export interface RawSqlClient {
-  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;
-  $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<T>;
-}
-
-export interface TransactionOptions {
-  maxWait?: number;
-  timeout?: number;
-}
-
-/** A Prisma client: what a use case opens its write transactions on. */
-export interface TransactionRunner extends RawSqlClient {
-  $transaction<R>(work: (tx: RawSqlClient) => Promise<R>, options?: TransactionOptions): Promise<R>;
-}
+import { earlyClaimedTransaction } from './early-key-claims';
+import { findRecord, replay, scopeOf, seal, type IdempotentWrite, type RawSqlClient, type RecordScope, type TransactionOptions, type TransactionRunner } from './idempotency-records';
 
 /**
  * `client` whose interactive transactions, when opened while serving an idempotent call, are
- * recorded writes: every use case on it gets them without knowing. Outside such a call (reads,
- * Kafka consumers, operator commands) it is `client` unchanged.
+ * recorded writes (idempotency-records.ts): the transaction claims the key first and stores the
+ * write's result with it. Every use case on it gets them without knowing. Outside such a call
+ * (reads, Kafka consumers, operator commands) it is `client` unchanged. A write whose key was
+ * claimed before it acted (early-key-claims.ts) seals its claim instead.
  */
 export function idempotentWrites<TClient extends TransactionRunner>(client: TClient, currentWrite: () => IdempotentWrite | undefined): TClient {
   const done = new WeakSet<IdempotentWrite>();
@@ -67,30 +29,9 @@ export function idempotentWrites<TClient extends TransactionRunner>(client: TCli
   });
 }
 
-interface RecordScope {
-  accountId: string;
-  mode: string;
-  operation: string;
-  keyHash: string;
-}
-
-interface StoredRecord {
-  fingerprint: string;
-  result: Uint8Array;
-}
-
-function scopeOf(write: IdempotentWrite): RecordScope {
-  return { accountId: write.tenant.accountId, mode: write.tenant.mode, operation: write.operation, keyHash: derive(write.key, 'lookup').toString('hex') };
-}
-
-/** Writes whose key was claimed before their transaction (EarlyKeyClaims), with the scope they claimed. */
-const claimedEarly = new WeakMap<IdempotentWrite, RecordScope>();
-/** Those of them whose transaction sealed its result. */
-const sealedEarly = new WeakSet<IdempotentWrite>();
-
 async function recordedTransaction<R>(client: TransactionRunner, write: IdempotentWrite, work: (tx: RawSqlClient) => Promise<R>, options?: TransactionOptions): Promise<R> {
-  const early = claimedEarly.get(write);
-  if (early) return sealedTransaction(client, write, early, work, options);
+  const early = earlyClaimedTransaction(client, write, work, options);
+  if (early) return early;
   const scope = scopeOf(write);
   const earlier = await findRecord(client, scope);
   if (earlier) return replay<R>(write, scope, earlier);
@@ -108,29 +49,6 @@ async function recordedTransaction<R>(client: TransactionRunner, write: Idempote
   }, options);
 }
 
-/**
- * The write of a call whose key it claimed early: sealing the result is what makes the write
- * this key's, and only while the claim is still this request's and unsealed. Otherwise (the
- * claim lapsed and a retry took it over) the write rolls back.
- */
-function sealedTransaction<R>(client: TransactionRunner, write: IdempotentWrite, scope: RecordScope, work: (tx: RawSqlClient) => Promise<R>, options?: TransactionOptions): Promise<R> {
-  return client.$transaction(async (tx) => {
-    const result = await work(tx);
-    // A statement of the work sealed its own result (EarlyKeyClaims.statementSeal).
-    if (sealedEarly.has(write)) return result;
-    const sealed = await tx.$executeRaw`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)}
-      WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
-        AND fingerprint = ${write.fingerprint} AND result IS NULL`;
-    if (sealed !== 1) throw keyInUse();
-    sealedEarly.add(write);
-    return result;
-  }, options);
-}
-
-function keyInUse(): ApiError {
-  return new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry after it completes.');
-}
-
 async function claim(tx: RawSqlClient, scope: RecordScope, fingerprint: string): Promise<boolean> {
   const inserted = await tx.$executeRaw`INSERT INTO idempotency_keys (account_id, mode, operation, key_hash, fingerprint)
     VALUES (${scope.accountId}, ${scope.mode}, ${scope.operation}, ${scope.keyHash}, ${fingerprint})
@@ -138,170 +56,3 @@ async function claim(tx: RawSqlClient, scope: RecordScope, fingerprint: string):
   return inserted === 1;
 }
 
-async function findRecord(db: RawSqlClient, scope: RecordScope): Promise<StoredRecord | undefined> {
-  const rows = await db.$queryRaw<StoredRecord[]>`SELECT fingerprint, result FROM idempotency_keys
-    WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}`;
-  return rows[0];
-}
-
-function replay<R>(write: IdempotentWrite, scope: RecordScope, record: StoredRecord): R {
-  if (record.fingerprint !== write.fingerprint) throw keyReused();
-  write.markReplayed();
-  return unseal(write.key, scope, record.result) as R;
-}
-
-/**
- * The parts of a write statement that make it an early-claimed key's write, as CTEs:
- *
- *   WITH key_claim AS (claim), written AS (INSERT … SELECT … FROM key_claim …),
- *        key_sealed AS (seal AND EXISTS (SELECT 1 FROM written))
- *   SELECT * FROM written
- *
- * `claim` locks the key's row while it is still this request's and unsealed (a lapsed claim
- * another call took over and sealed is not), so the write happens only under it; `seal` stores
- * the result with it. Then `confirm` with whether the statement wrote: if not, the claim was
- * lost and it throws `idempotency_key_in_use`.
- */
-export interface StatementSeal {
-  readonly claim: Sql;
-  readonly seal: Sql;
-  confirm(wrote: boolean): void;
-}
-
-/**
- * For writes that act outside their database before their transaction (a use case that holds
- * inventory in another service, then records what it holds). Claiming the key only in the
- * transaction would let a retry that arrives while the first call is still on its way (the
- * client's deadline passed, the first call did not stop) act on its own and answer a refusal
- * (`sold_out`) although the first call then writes. So such a write claims its key first, in a
- * statement of its own, and answers from the key's record before it acts:
- *
- * - the key is new, or its claim lapsed unsealed (a call that died): this call claims it, acts,
- *   and seals its result with its write (in its transaction, or in its one statement:
- *   `statementSeal`); a failure releases the claim, so a retry runs again (nothing is recorded
- *   for a refusal, as with every recorded write);
- * - the key holds a sealed result: it is replayed, with nothing done;
- * - the key's claim is still running: 409 `idempotency_key_in_use`, which the client retries.
- *
- * A claim lapses after `leaseSeconds`, which must outlast every call (its held inventory
- * expires by then). A call that outlives its claim cannot seal: its write rolls back, so a key
- * never writes twice. Calls without a key run as they are.
- */
-export class EarlyKeyClaims {
-  constructor(
-    private readonly client: RawSqlClient,
-    private readonly currentWrite: () => IdempotentWrite | undefined,
-    private readonly leaseSeconds: number,
-    private readonly warn: (details: object, message: string) => void,
-  ) {}
-
-  /**
-   * For a write made in one statement, inside `run`: what makes that statement the key's write,
-   * so it needs no transaction of its own. Null when the call has no key. `result` is what a
-   * retry replays, so it must be known before the statement runs (an id chosen beforehand).
-   */
-  statementSeal(result: unknown): StatementSeal | null {
-    const write = this.currentWrite();
-    if (!write) return null;
-    const scope = claimedEarly.get(write);
-    if (!scope) throw new Error(`${write.operation}: a statement seal needs the key claimed first (EarlyKeyClaims.run)`);
-    const stillClaimed = sqltag`account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
-      AND fingerprint = ${write.fingerprint} AND result IS NULL`;
-    return {
-      claim: sqltag`SELECT 1 FROM idempotency_keys WHERE ${stillClaimed} FOR UPDATE`,
-      seal: sqltag`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)} WHERE ${stillClaimed}`,
-      confirm: (wrote) => {
-        if (!wrote) throw keyInUse();
-        sealedEarly.add(write);
-      },
-    };
-  }
-
-  /**
-   * `act` under the current call's key claimed first; `replay` with the result an earlier call
-   * of this key sealed instead, when there is one.
-   */
-  async run<R>(act: () => Promise<R>, replay: (earlier: unknown) => Promise<R>): Promise<R> {
-    const write = this.currentWrite();
-    if (!write) return act();
-    const scope = scopeOf(write);
-    const earlier = await this.claim(write, scope);
-    if (earlier) return replay(earlier.result);
-    claimedEarly.set(write, scope);
-    try {
-      const result = await act();
-      // A claim left unsealed would lapse, and a retry would then act a second time.
-      if (!sealedEarly.has(write)) throw new Error(`${write.operation} claimed its Idempotency-Key early but wrote nothing under it`);
-      return result;
-    } catch (error) {
-      await this.release(write, scope);
-      throw error;
-    }
-  }
-
-  /** Nothing when this call now holds the claim; else the sealed result to replay. */
-  private async claim(write: IdempotentWrite, scope: RecordScope): Promise<{ result: unknown } | undefined> {
-    // A record can vanish between the two statements (its claim released): claim again then.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const claimed = await this.client.$executeRaw`INSERT INTO idempotency_keys (account_id, mode, operation, key_hash, fingerprint)
-        VALUES (${scope.accountId}, ${scope.mode}, ${scope.operation}, ${scope.keyHash}, ${write.fingerprint})
-        ON CONFLICT (account_id, mode, operation, key_hash) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, created_at = now()
-          WHERE idempotency_keys.result IS NULL AND idempotency_keys.created_at < now() - make_interval(secs => ${this.leaseSeconds})`;
-      if (claimed === 1) return undefined;
-      const record = await this.client.$queryRaw<Array<{ fingerprint: string; result: Uint8Array | null }>>`SELECT fingerprint, result FROM idempotency_keys
-        WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}`;
-      const [found] = record;
-      if (!found) continue;
-      if (found.result === null) {
-        if (found.fingerprint !== write.fingerprint) throw keyReused();
-        throw keyInUse();
-      }
-      return { result: replay(write, scope, { fingerprint: found.fingerprint, result: found.result }) };
-    }
-    throw keyInUse();
-  }
-
-  /** Best effort: a claim not released now lapses after the lease, and retries meanwhile are told the key is in use. */
-  private async release(write: IdempotentWrite, scope: RecordScope): Promise<void> {
-    await this.client.$executeRaw`DELETE FROM idempotency_keys
-      WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
-        AND fingerprint = ${write.fingerprint} AND result IS NULL`.catch((error: unknown) =>
-      this.warn({ err: error, operation: scope.operation }, `idempotency key not released; retries are told it is in use until its claim lapses in ${this.leaseSeconds} s`),
-    );
-  }
-}
-
-function keyReused(): ApiError {
-  return new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.');
-}
-
-/**
- * Results can hold secrets shown once (a minted API key), so the table holds them encrypted
- * with a key derived from the client's Idempotency-Key, which is stored only as a hash: the
- * table alone does not reveal them. The scope is authenticated data, binding a result to its row.
- */
-const CIPHER = 'aes-256-gcm';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
-function derive(idempotencyKey: string, purpose: 'lookup' | 'seal'): Buffer {
-  return Buffer.from(hkdfSync('sha256', idempotencyKey, '', `idempotency record ${purpose}`, 32));
-}
-
-function associatedData(scope: RecordScope): Buffer {
-  return Buffer.from(`${scope.accountId}\n${scope.mode}\n${scope.operation}`);
-}
-
-function seal(idempotencyKey: string, scope: RecordScope, result: unknown): Buffer {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv(CIPHER, derive(idempotencyKey, 'seal'), iv).setAAD(associatedData(scope));
-  const sealed = Buffer.concat([cipher.update(serialize(result)), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
-}
-
-function unseal(idempotencyKey: string, scope: RecordScope, stored: Uint8Array): unknown {
-  const bytes = Buffer.from(stored);
-  const decipher = createDecipheriv(CIPHER, derive(idempotencyKey, 'seal'), bytes.subarray(0, IV_BYTES)).setAAD(associatedData(scope));
-  decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return deserialize(Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]));
-}

@@ -2,6 +2,8 @@ export * from './prisma';
 export * from './database';
 export * from './migration-runner';
 export * from './idempotent-writes';
+export type { IdempotentWrite, RawSqlClient, TransactionOptions, TransactionRunner } from './idempotency-records';
+export { EarlyKeyClaims, type StatementSeal } from './early-key-claims';
 export * from './periodic-sweep';
 export * from './idempotency-sweeper';
 export * from './group-commit';

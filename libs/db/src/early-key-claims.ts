@@ -1,0 +1,154 @@
+import { sqltag, type Sql } from '@prisma/client/runtime/client';
+import { keyInUse, keyReused, replay, scopeOf, seal, type IdempotentWrite, type RawSqlClient, type RecordScope, type TransactionOptions, type TransactionRunner } from './idempotency-records';
+
+/** Writes whose key was claimed before their transaction (EarlyKeyClaims), with the scope they claimed. */
+const claimedEarly = new WeakMap<IdempotentWrite, RecordScope>();
+/** Those of them whose write sealed its result. */
+const sealedEarly = new WeakSet<IdempotentWrite>();
+
+/** The recorded transaction of a write whose key was claimed early; undefined for any other write. */
+export function earlyClaimedTransaction<R>(client: TransactionRunner, write: IdempotentWrite, work: (tx: RawSqlClient) => Promise<R>, options?: TransactionOptions): Promise<R> | undefined {
+  const scope = claimedEarly.get(write);
+  return scope && sealedTransaction(client, write, scope, work, options);
+}
+
+/**
+ * The write of a call whose key it claimed early: sealing the result is what makes the write
+ * this key's, and only while the claim is still this request's and unsealed. Otherwise (the
+ * claim lapsed and a retry took it over) the write rolls back.
+ */
+function sealedTransaction<R>(client: TransactionRunner, write: IdempotentWrite, scope: RecordScope, work: (tx: RawSqlClient) => Promise<R>, options?: TransactionOptions): Promise<R> {
+  return client.$transaction(async (tx) => {
+    const result = await work(tx);
+    // A statement of the work sealed its own result (EarlyKeyClaims.statementSeal).
+    if (sealedEarly.has(write)) return result;
+    const sealed = await tx.$executeRaw`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)}
+      WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
+        AND fingerprint = ${write.fingerprint} AND result IS NULL`;
+    if (sealed !== 1) throw keyInUse();
+    sealedEarly.add(write);
+    return result;
+  }, options);
+}
+
+/**
+ * The parts of a write statement that make it an early-claimed key's write, as CTEs:
+ *
+ *   WITH key_claim AS (claim), written AS (INSERT … SELECT … FROM key_claim …),
+ *        key_sealed AS (seal AND EXISTS (SELECT 1 FROM written))
+ *   SELECT * FROM written
+ *
+ * `claim` locks the key's row while it is still this request's and unsealed (a lapsed claim
+ * another call took over and sealed is not), so the write happens only under it; `seal` stores
+ * the result with it. Then `confirm` with whether the statement wrote: if not, the claim was
+ * lost and it throws `idempotency_key_in_use`.
+ */
+export interface StatementSeal {
+  readonly claim: Sql;
+  readonly seal: Sql;
+  confirm(wrote: boolean): void;
+}
+
+/**
+ * For writes that act outside their database before their transaction (a use case that holds
+ * inventory in another service, then records what it holds). Claiming the key only in the
+ * transaction would let a retry that arrives while the first call is still on its way (the
+ * client's deadline passed, the first call did not stop) act on its own and answer a refusal
+ * (`sold_out`) although the first call then writes. So such a write claims its key first, in a
+ * statement of its own, and answers from the key's record before it acts:
+ *
+ * - the key is new, or its claim lapsed unsealed (a call that died): this call claims it, acts,
+ *   and seals its result with its write (in its transaction, or in its one statement:
+ *   `statementSeal`); a failure releases the claim, so a retry runs again (nothing is recorded
+ *   for a refusal, as with every recorded write);
+ * - the key holds a sealed result: it is replayed, with nothing done;
+ * - the key's claim is still running: 409 `idempotency_key_in_use`, which the client retries.
+ *
+ * A claim lapses after `leaseSeconds`, which must outlast every call (its held inventory
+ * expires by then). A call that outlives its claim cannot seal: its write rolls back, so a key
+ * never writes twice. Calls without a key run as they are.
+ */
+export class EarlyKeyClaims {
+  constructor(
+    private readonly client: RawSqlClient,
+    private readonly currentWrite: () => IdempotentWrite | undefined,
+    private readonly leaseSeconds: number,
+    private readonly warn: (details: object, message: string) => void,
+  ) {}
+
+  /**
+   * For a write made in one statement, inside `run`: what makes that statement the key's write,
+   * so it needs no transaction of its own. Null when the call has no key. `result` is what a
+   * retry replays, so it must be known before the statement runs (an id chosen beforehand).
+   */
+  statementSeal(result: unknown): StatementSeal | null {
+    const write = this.currentWrite();
+    if (!write) return null;
+    const scope = claimedEarly.get(write);
+    if (!scope) throw new Error(`${write.operation}: a statement seal needs the key claimed first (EarlyKeyClaims.run)`);
+    const stillClaimed = sqltag`account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
+      AND fingerprint = ${write.fingerprint} AND result IS NULL`;
+    return {
+      claim: sqltag`SELECT 1 FROM idempotency_keys WHERE ${stillClaimed} FOR UPDATE`,
+      seal: sqltag`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)} WHERE ${stillClaimed}`,
+      confirm: (wrote) => {
+        if (!wrote) throw keyInUse();
+        sealedEarly.add(write);
+      },
+    };
+  }
+
+  /**
+   * `act` under the current call's key claimed first; `replay` with the result an earlier call
+   * of this key sealed instead, when there is one.
+   */
+  async run<R>(act: () => Promise<R>, replay: (earlier: unknown) => Promise<R>): Promise<R> {
+    const write = this.currentWrite();
+    if (!write) return act();
+    const scope = scopeOf(write);
+    const earlier = await this.claim(write, scope);
+    if (earlier) return replay(earlier.result);
+    claimedEarly.set(write, scope);
+    try {
+      const result = await act();
+      // A claim left unsealed would lapse, and a retry would then act a second time.
+      if (!sealedEarly.has(write)) throw new Error(`${write.operation} claimed its Idempotency-Key early but wrote nothing under it`);
+      return result;
+    } catch (error) {
+      await this.release(write, scope);
+      throw error;
+    }
+  }
+
+  /** Nothing when this call now holds the claim; else the sealed result to replay. */
+  private async claim(write: IdempotentWrite, scope: RecordScope): Promise<{ result: unknown } | undefined> {
+    // A record can vanish between the two statements (its claim released): claim again then.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const claimed = await this.client.$executeRaw`INSERT INTO idempotency_keys (account_id, mode, operation, key_hash, fingerprint)
+        VALUES (${scope.accountId}, ${scope.mode}, ${scope.operation}, ${scope.keyHash}, ${write.fingerprint})
+        ON CONFLICT (account_id, mode, operation, key_hash) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, created_at = now()
+          WHERE idempotency_keys.result IS NULL AND idempotency_keys.created_at < now() - make_interval(secs => ${this.leaseSeconds})`;
+      if (claimed === 1) return undefined;
+      const record = await this.client.$queryRaw<Array<{ fingerprint: string; result: Uint8Array | null }>>`SELECT fingerprint, result FROM idempotency_keys
+        WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}`;
+      const [found] = record;
+      if (!found) continue;
+      if (found.result === null) {
+        if (found.fingerprint !== write.fingerprint) throw keyReused();
+        throw keyInUse();
+      }
+      return { result: replay(write, scope, { fingerprint: found.fingerprint, result: found.result }) };
+    }
+    throw keyInUse();
+  }
+
+  /** Best effort: a claim not released now lapses after the lease, and retries meanwhile are told the key is in use. */
+  private async release(write: IdempotentWrite, scope: RecordScope): Promise<void> {
+    await this.client.$executeRaw`DELETE FROM idempotency_keys
+      WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
+        AND fingerprint = ${write.fingerprint} AND result IS NULL`.catch((error: unknown) =>
+      this.warn({ err: error, operation: scope.operation }, `idempotency key not released; retries are told it is in use until its claim lapses in ${this.leaseSeconds} s`),
+    );
+  }
+}
+
