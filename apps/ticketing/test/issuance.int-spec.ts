@@ -367,6 +367,26 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(1);
     });
 
+    it('holds an upgrade’s retry off the same way: in use while the first upgrade is on its way, then answered with its ticket', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims);
+      const ticket = (await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'o', amount: 2500 } }))).tickets[0]!;
+      // One unit: a retry acting on its own while the first upgrade holds it would be refused as sold out.
+      const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 1, rank: 2, eventId }).tierId;
+      const upgrade = { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } };
+      const slow = new SlowHolds(catalogClients, options);
+      await withTicketingServer(dependencies(slow), async (slowClient) => {
+        const first = callUnary(slowClient.upgradeTicket.bind(slowClient), upgrade, claims, keyed('upgrade'));
+        await slow.held;
+        await expect(callUnary(tickets.upgradeTicket.bind(tickets), upgrade, claims, keyed('upgrade'))).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+        slow.letHoldsFinish();
+        const moved = await first;
+        expect(moved.tier_id).toBe(vip);
+        expect(await callUnary(tickets.upgradeTicket.bind(tickets), upgrade, claims, keyed('upgrade'))).toEqual(moved);
+      });
+      expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
+    });
+
     it('records a keyed seated sale, whose seat hold binds in the same transaction, once: a retry replays it', async () => {
       const claims = tenant();
       const { eventId, tierId, hold } = await seatedOnSale(claims);
