@@ -9,6 +9,7 @@ import { waitFor } from '@ticketing/testing';
 import { createProducer } from './client';
 import { startEventConsumer, type EventConsumer } from './consumer';
 import { DEAD_LETTER_HEADERS, deadLetterTopicOf } from './dead-letter';
+import { listDeadLetters, replayDeadLetters } from './dead-letter-replay';
 import { recordFirstDelivery } from './inbox';
 import { EVENT_HEADERS, headerText } from './message-headers';
 import { consumedMessages, consumerLag, deadLetteredMessages } from './metrics';
@@ -170,6 +171,45 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     for (const reason of ['not_json', 'invalid_event', 'handler_failed']) expect(await valueOf(deadLetteredMessages, { ...labels, reason })).toBe(1);
     expect(await valueOf(consumedMessages, { ...labels, outcome: 'handled' })).toBe(2);
     await waitFor('the lag to reach zero', async () => ((await lagOf(topic.name, group)) === 0 ? true : undefined));
+  });
+
+  it('replays dead letters once their cause is fixed: each consumer gets them again, and a second pass sends nothing', async () => {
+    const topic: TestTopic = thingHappened('replay');
+    await ensureTopics(kafka, [topic.name]);
+    let databaseDown = true;
+    const consumer = await startEventConsumer({
+      kafka,
+      groupId: `consumer-test-${randomUUID()}`,
+      topic,
+      logger,
+      retry: { attempts: 2, backoff: { initialMs: 10, maxMs: 20 } },
+      handle: async (event) => {
+        if (databaseDown) throw new Error('database unreachable');
+        await apply(event);
+      },
+    });
+    stops.push(() => consumer.disconnect());
+    const events = [envelope(21), envelope(22)];
+    await producer.send({ topic: topic.name, messages: events.map((event) => ({ key: 'replay-key', value: JSON.stringify(event), headers: { 'request-id': 'req_replayed' } })) });
+    const deadLetters = await readTopic(deadLetterTopicOf(topic.name));
+    await waitFor('both events dead-lettered', async () => (deadLetters.length === 2 ? true : undefined));
+
+    const listed = await listDeadLetters(kafka, topic.name);
+    expect(listed.letters.map((letter) => [letter.reason, letter.error, letter.event])).toEqual(events.map((event) => ['handler_failed', 'database unreachable', { id: event.id, type: 'thing.happened' }]));
+    expect((await listDeadLetters(kafka, topic.name)).letters).toHaveLength(2);
+
+    databaseDown = false;
+    const republished = await readTopic(topic.name);
+    expect((await replayDeadLetters(kafka, topic.name)).letters).toHaveLength(2);
+    await waitFor('the replayed events applied', async () => ((await appliedRows()).filter((row) => row.n >= 21).length === 2 ? true : undefined));
+    expect(await appliedRows()).toEqual(expect.arrayContaining([{ n: 21 }, { n: 22 }]));
+    await waitFor('the topic read again', async () => (republished.length === 4 ? true : undefined));
+    // Back with its key, value and own headers; the dead-letter headers stay behind.
+    expect(republished.slice(2).map((message) => [message.key, message.value, message.headers['request-id']?.toString(), message.headers[DEAD_LETTER_HEADERS.reason]])).toEqual(
+      events.map((event) => ['replay-key', JSON.stringify(event), 'req_replayed', undefined]),
+    );
+    expect((await replayDeadLetters(kafka, topic.name)).letters).toEqual([]);
+    expect((await listDeadLetters(kafka, topic.name)).letters).toEqual([]);
   });
 
   it('carries the request id from an outbox row through Kafka headers into the consumer’s log lines', async () => {
