@@ -134,6 +134,18 @@ describe('seat holds through the gateway', () => {
       expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 2, held: 0 });
     });
 
+    it('refuses a sale from a seat hold that has expired, sells nothing, and the seats can be held again', async () => {
+      const api = as((await createAccount()).secret_key);
+      const { eventId, tierId } = await seatedEvent(api);
+      const hold = (await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:B:1'], ttl_seconds: 1 })).body;
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const late = await api.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, hold.id, 1));
+      expect(late.status).toBe(409);
+      expect(late.body.error).toMatchObject({ code: 'seat_hold_unavailable', param: 'seat_hold_id', message: `Seat hold '${hold.id}' has expired; hold the seats again.` });
+      expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 0, held: 0 });
+      await waitFor('the expired hold to free its seat', async () => ((await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:B:1'] })).status === 200 ? true : undefined));
+    });
+
     it('does not upgrade a seated ticket, and frees a refunded one’s seat: the seat map shows it available, and it sells again', async () => {
       const api = as((await createAccount()).secret_key);
       const { eventId, tierId } = await seatedEvent(api);
