@@ -12,10 +12,10 @@ import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
-import { CatalogInventory, ISSUANCE_HOLD_SECONDS, type CatalogClients } from '../src/catalog/catalog-inventory';
+import { CatalogInventory, type CatalogClients } from '../src/catalog/catalog-inventory';
 import { SoldOutMemo } from '../src/catalog/sold-out-memo';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
-import { driveUpgrade, ticketingGrpcServices, type TicketingDependencies } from '../src/grpc/services';
+import { driveUpgrade, KEY_CLAIM_LEASE_SECONDS, ticketingGrpcServices, type TicketingDependencies } from '../src/grpc/services';
 import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
 import { IssueTicketsUseCase } from '../src/usecases/issue-tickets/issue-tickets.usecase';
 import { RetireTicketUseCase } from '../src/usecases/change-ticket/retire-ticket.usecase';
@@ -125,7 +125,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     }
   };
   /** Use cases called directly run without an Idempotency-Key. */
-  const noKeys = () => new EarlyKeyClaims(prisma, () => undefined, ISSUANCE_HOLD_SECONDS, () => undefined);
+  const noKeys = () => new EarlyKeyClaims(prisma, () => undefined, KEY_CLAIM_LEASE_SECONDS, () => undefined);
   /** Issuance with `inventory` as its catalog, called directly. */
   const issuanceThrough = (inventory: CatalogInventory) =>
     new IssueTicketsUseCase(prisma, inventory, new DriveIssuanceUseCase(prisma, inventory, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, noKeys());
@@ -357,7 +357,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
 
     it('lets a retry take over a claim that outlived its lease; the first call, finishing later, writes nothing and gives its units back', async () => {
       const tierId = await whileFirstCallIsOnItsWay('lapsed', 4, async ({ claims, eventId, tierId, first, letFinish }) => {
-        await prisma.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${ISSUANCE_HOLD_SECONDS + 1}) WHERE fingerprint = 'fingerprint-lapsed'`;
+        await prisma.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${KEY_CLAIM_LEASE_SECONDS + 1}) WHERE fingerprint = 'fingerprint-lapsed'`;
         const retried = await issue(claims, saleRequest(eventId, tierId), keyed('lapsed'));
         letFinish();
         await expect(first).rejects.toMatchObject({ code: 'idempotency_key_in_use' });

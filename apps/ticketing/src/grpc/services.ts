@@ -5,7 +5,7 @@ import { ticketingV1 } from '@ticketing/contracts';
 import { EarlyKeyClaims, idempotentWrites } from '@ticketing/db';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
-import { ISSUANCE_HOLD_SECONDS, type CatalogInventory } from '../catalog/catalog-inventory';
+import type { CatalogInventory } from '../catalog/catalog-inventory';
 import type { PrismaClient } from '../db';
 import { RetireTicketUseCase } from '../usecases/change-ticket/retire-ticket.usecase';
 import { TransferTicketUseCase } from '../usecases/change-ticket/transfer-ticket.usecase';
@@ -47,6 +47,15 @@ export interface TicketingDependencies {
 }
 
 /**
+ * How long a sale's or an upgrade's early claim of its Idempotency-Key stands (decision 0041):
+ * twice the gateway's default deadline for a call, so a client's retry finds the first call
+ * still on its way rather than taking the key over from it. A call that outlives its claim
+ * cannot record anything, so a shorter lease costs at most wasted work, and frees the key of a
+ * call whose process died sooner.
+ */
+export const KEY_CLAIM_LEASE_SECONDS = 20;
+
+/**
  * Every gRPC service ticketing serves. Transport only: decode, call one use case with the
  * token's tenant, encode. Writes made under an Idempotency-Key are recorded with their result;
  * driving an issuance on is not such a write (its record is the issuance), so it gets `client`.
@@ -57,9 +66,8 @@ export function ticketingGrpcServices(
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const prisma = idempotentWrites(client, currentIdempotentCall);
-  // Sales and upgrades hold units in catalog before they record anything: their keys are claimed
-  // first, for as long as what they hold lasts (decision 0041).
-  const keys = new EarlyKeyClaims(client, currentIdempotentCall, ISSUANCE_HOLD_SECONDS, (details, message) => options.logger.warn(details, message));
+  // Sales and upgrades hold units in catalog before they record anything: their keys are claimed first (decision 0041).
+  const keys = new EarlyKeyClaims(client, currentIdempotentCall, KEY_CLAIM_LEASE_SECONDS, (details, message) => options.logger.warn(details, message));
   const createCustomer = new CreateCustomerUseCase(prisma);
   const getCustomer = new GetCustomerUseCase(prisma);
   const gate = new AdmissionGate(client, admissionTokens, queues);
