@@ -2,6 +2,7 @@ import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { waitFor } from '@ticketing/testing';
 import { as, createAccount, type ApiResponse } from './support/api';
+import { onSale, sale } from './support/on-sale';
 import { queryServiceDatabase } from './support/databases';
 import { isRunning, kill, restart } from './support/processes';
 import { readPids } from './support/system';
@@ -94,6 +95,34 @@ describe('idempotency: one write per key when a process dies or Redis forgets', 
     // The restarted gateway keeps the suite's settings, so the suites after this one are not rate limited.
     expect(replay.headers.get('ratelimit-limit')).toBe('10000');
   });
+
+  it('a sale still on its way after the gateway gave up: the retry is told the key is in use, then gets the tickets sold once (0041)', async () => {
+    const account = await createAccount();
+    const api = as(account.secret_key);
+    const { eventId, tierId } = await onSale(api, { capacity: 2 });
+    const headers = { 'Idempotency-Key': 'sale-on-its-way' };
+    // The gateway gives up after 2 s; ticketing's calls to catalog, answered after 5 s, go on.
+    await Promise.all([restart('gateway', { GRPC_DEADLINE_MS: '2000' }), restart('catalog', { REPLY_DELAY_MS: '5000' })]);
+    try {
+      const first = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId), headers);
+      expect(first.status).toBe(503);
+      // The first call holds the whole tier: a retry acting on its own would be told sold_out.
+      const retried = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId), headers);
+      expect(retried.status).toBe(409);
+      expect(retried.body.error.code).toBe('idempotency_key_in_use');
+      const issued = () => queryServiceDatabase<{ id: string }>('ticketing', "SELECT id FROM issuances WHERE account_id = $1 AND status = 'issued'", [account.account_id]);
+      const [issuance] = await waitFor('the first call to issue its tickets', async () => {
+        const rows = await issued();
+        return rows.length > 0 ? rows : undefined;
+      });
+      const replay = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId), headers);
+      expectReplayOf(replay, issuance!.id);
+      expect(replay.body.tickets).toHaveLength(2);
+      expect(await issued()).toHaveLength(1);
+    } finally {
+      await Promise.all([restart('gateway'), restart('catalog')]);
+    }
+  }, 90_000);
 
   it('gateway records lost (Redis restarted, or the 2xx was sent but not stored): catalog and identity answer from their records', async () => {
     const account = await createAccount();
