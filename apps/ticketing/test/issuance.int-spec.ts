@@ -29,8 +29,9 @@ import { CancelLateTicketsUseCase, LATE_CANCELLATION_WINDOW_MS } from '../src/us
 import { EventSettingsRepository } from '../src/repositories/event-settings.repository';
 import { RedriveStalledIssuancesUseCase } from '../src/usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from '../src/usecases/return-units/return-units.usecase';
+import type { CustomerChoice } from '../src/domain/customer';
 import type { TicketingIssuance } from '../src/domain/issuance';
-import { IssuanceRepository } from '../src/repositories/issuance.repository';
+import { IssuanceRepository, type NewIssuance } from '../src/repositories/issuance.repository';
 import { TicketRepository, type UnseatedIssue } from '../src/repositories/ticket.repository';
 import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
 
@@ -458,6 +459,43 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const announced = await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } });
     expect(announced.map((row) => row.id).sort()).toEqual([batch[0]!.message.id, batch[1]!.message.id].sort());
     expect(await new TicketRepository(prisma).issueUnseated(owner, [ready(second)])).toEqual([null]);
+  });
+
+  it('records issuances that arrive together in one statement, each with its buyer; those it cannot record are left to the single statement', async () => {
+    const claims = tenant();
+    const owner = tenantOf(claims);
+    const { eventId, tierId } = await onSale(claims);
+    const known = await callUnary(customers.createCustomer.bind(customers), { email: 'known@example.com', name: 'Known' }, claims, options);
+    const item = (buyer: CustomerChoice, fields: Partial<NewIssuance> = {}, newCustomerId?: string) => ({
+      issuance: {
+        id: newId('iss'), event_id: eventId, tier_id: tierId, kind: 'sale' as const, quantity: 1, payment: { type: 'external' as const, reference: 'r', amount: 2500 }, amount: 2500,
+        currency: 'EUR', comp_reason: null, seat_hold_id: null, admission_entry_id: null, discount_id: null, metadata: { n: '1' }, ...fields,
+      },
+      buyer,
+      newCustomerId,
+    });
+    const repository = new IssuanceRepository(prisma);
+    const [used] = await repository.createPendingTogether(owner, [item({ customer_id: known.id }, { admission_entry_id: 'qe_used' })]);
+    const newCustomerId = newId('cus');
+    const batch = [
+      item({ details: { email: 'new@example.com', name: 'New' } }, {}, newCustomerId),
+      item({ details: { email: 'new@example.com', name: 'Same email' } }),
+      item({ details: { email: 'known@example.com', name: 'Known again' } }),
+      item({ customer_id: known.id }),
+      item({ customer_id: 'cus_unknown' }),
+      item({ customer_id: known.id }, { admission_entry_id: 'qe_used' }),
+    ];
+
+    const recorded = await repository.createPendingTogether(owner, batch);
+
+    expect(used).toMatchObject({ customer_id: known.id, status: 'pending' });
+    expect(recorded.map((issuance) => issuance?.customer_id ?? null)).toEqual([newCustomerId, newCustomerId, known.id, known.id, null, null]);
+    expect(recorded.slice(0, 4).map((issuance) => issuance!.id)).toEqual(batch.slice(0, 4).map((entry) => entry.issuance.id));
+    expect(recorded[0]).toMatchObject({ kind: 'sale', amount: 2500, payment: { type: 'external', reference: 'r', amount: 2500 }, metadata: { n: '1' }, status: 'pending' });
+    expect(await prisma.customer.findMany({ where: { account_id: owner.accountId, email: 'new@example.com' }, select: { id: true, name: true } })).toEqual([{ id: newCustomerId, name: 'New' }]);
+    // The single statement then refuses what the shared one left.
+    await expect(repository.createPending(owner, batch[4]!.issuance, batch[4]!.buyer, undefined, null)).rejects.toMatchObject({ code: 'resource_missing' });
+    await expect(repository.createPending(owner, batch[5]!.issuance, batch[5]!.buyer, undefined, null)).rejects.toMatchObject({ code: 'admission_token_used' });
   });
 
   it('prices a buyer named by email as the customer they are, or will be, when a discount limited per customer could apply', async () => {

@@ -1,5 +1,6 @@
 import { isMode, type Tenant } from '@ticketing/auth';
 import { isUniqueViolation, tenantScope, type StatementSeal } from '@ticketing/db';
+import { newId } from '@ticketing/ids';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { TicketingDb } from '../db';
 import type { CustomerChoice } from '../domain/customer';
@@ -75,6 +76,51 @@ export class IssuanceRepository {
     } catch (error) {
       throw issuance.admission_entry_id && isUniqueViolation(error) ? admissionRefused('used', issuance.event_id) : error;
     }
+  }
+
+  /**
+   * Records several key-less, unseated issuances of the tenant as pending in one statement, each
+   * with its buyer as `createPending` finds or creates it (one new customer per new email). An
+   * item gets null when that needs more than one statement: its buyer is not found now (an
+   * unknown id, or an email whose customer a racing statement is creating), or its row conflicts
+   * (an admission already used); `createPending` then records it, or refuses it, alone.
+   */
+  async createPendingTogether(tenant: Tenant, items: ReadonlyArray<{ issuance: NewIssuance; buyer: CustomerChoice; newCustomerId?: string }>): Promise<Array<TicketingIssuance | null>> {
+    const column = <T>(pick: (item: (typeof items)[number]) => T) => items.map(pick);
+    const details = (item: (typeof items)[number]) => ('details' in item.buyer ? item.buyer.details : null);
+    const rows = await this.db.$queryRaw<IssuanceRow[]>`
+      WITH batch AS (
+        SELECT * FROM unnest(
+          ${column((item) => item.issuance.id)}::text[], ${column((item) => item.issuance.event_id)}::text[], ${column((item) => item.issuance.tier_id)}::text[],
+          ${column((item) => item.issuance.kind)}::text[], ${column((item) => item.issuance.quantity)}::int[], ${column((item) => item.issuance.payment?.type ?? null)}::text[],
+          ${column((item) => item.issuance.payment?.reference ?? null)}::text[], ${column((item) => item.issuance.amount)}::bigint[], ${column((item) => item.issuance.currency)}::text[],
+          ${column((item) => item.issuance.comp_reason)}::text[], ${column((item) => item.issuance.admission_entry_id)}::text[], ${column((item) => item.issuance.discount_id)}::text[],
+          ${column((item) => JSON.stringify(item.issuance.metadata))}::jsonb[], ${column((item) => ('customer_id' in item.buyer ? item.buyer.customer_id : null))}::text[],
+          ${column((item) => details(item)?.email ?? null)}::text[], ${column((item) => details(item)?.name ?? null)}::text[], ${column((item) => item.newCustomerId ?? newId('cus'))}::text[])
+          WITH ORDINALITY AS b (id, event_id, tier_id, kind, quantity, payment_type, payment_reference, amount, currency, comp_reason, admission_entry_id, discount_id, metadata,
+                                customer_id, email, name, new_customer_id, ordinal)),
+      new_customers AS (
+        INSERT INTO customers (id, account_id, mode, email, name)
+        SELECT DISTINCT ON (email) new_customer_id, ${tenant.accountId}, ${tenant.mode}, email, name FROM batch WHERE customer_id IS NULL ORDER BY email, ordinal
+        ON CONFLICT (account_id, mode, email) DO NOTHING
+        RETURNING id, email),
+      buyers AS (
+        SELECT b.id AS issuance_id, COALESCE(n.id, c.id) AS customer_id
+          FROM batch b
+          LEFT JOIN new_customers n ON b.customer_id IS NULL AND n.email = b.email
+          LEFT JOIN customers c ON c.account_id = ${tenant.accountId} AND c.mode = ${tenant.mode}
+                               AND (c.id = b.customer_id OR (b.customer_id IS NULL AND c.email = b.email)))
+      INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
+                             comp_reason, seat_hold_id, admission_entry_id, discount_id, metadata, status)
+      SELECT b.id, ${tenant.accountId}, ${tenant.mode}, b.event_id, b.tier_id, buyers.customer_id, b.kind, b.quantity, b.payment_type, b.payment_reference, b.amount, b.currency,
+             b.comp_reason, NULL, b.admission_entry_id, b.discount_id, b.metadata, 'pending'
+        FROM batch b JOIN buyers ON buyers.issuance_id = b.id
+       WHERE buyers.customer_id IS NOT NULL
+      ON CONFLICT DO NOTHING
+      RETURNING id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency, comp_reason, seat_hold_id,
+                admission_entry_id, discount_id, metadata, status, refusal, created_at`;
+    const recorded = new Map(rows.map((row) => [row.id, toIssuance(row)]));
+    return items.map((item) => recorded.get(item.issuance.id) ?? null);
   }
 
   /** The pending issuance, or null when its buyer was not found (see `buyerCte`) or the key's claim was lost. */

@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { InternalClaims, Tenant } from '@ticketing/auth';
-import type { EarlyKeyClaims, StatementSeal } from '@ticketing/db';
+import { GroupCommit, type EarlyKeyClaims, type StatementSeal } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import pLimit from 'p-limit';
 import { newId } from '@ticketing/ids';
@@ -20,7 +20,7 @@ import {
 import { assertHoldCovers, seatHoldUnavailable } from '../../domain/seat-hold';
 import { CustomerRepository } from '../../repositories/customer.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
-import { IssuanceRepository } from '../../repositories/issuance.repository';
+import { IssuanceRepository, type NewIssuance } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
 import type { AdmissionGate } from '../waiting-room/admission-gate';
 
@@ -66,6 +66,15 @@ export class IssueTicketsUseCase {
      */
     private readonly inTurn: pLimit.Limit = pLimit(Number.POSITIVE_INFINITY),
   ) {}
+
+  /**
+   * Recordings of one tenant's issuances that neither seal a key nor bind a seat hold: those that
+   * arrive while the tenant's statement runs go together in the next one (group commit, as their
+   * last statement does in DriveIssuanceUseCase).
+   */
+  private readonly recordedTogether = new GroupCommit<{ tenant: Tenant; issuance: NewIssuance; buyer: CustomerChoice; newCustomerId?: string }, TicketingIssuance | null>(
+    (_tenantKey, items) => new IssuanceRepository(this.prisma).createPendingTogether(items[0]!.tenant, items),
+  );
 
   /** A sale of an event whose waiting room is enabled needs an admission token (decision 0034); comps do not. */
   async sell(claims: InternalClaims, tenant: Tenant, command: SaleCommand): Promise<IssuedTickets> {
@@ -160,32 +169,34 @@ export class IssueTicketsUseCase {
     assertHoldCovers(hold, request, new Date());
   }
 
-  /** One statement records the issuance with its customer (created if new); a seat hold is bound to it in the same transaction. */
+  /**
+   * One statement records the issuance with its customer (created if new). A seat hold is bound
+   * to it in the same transaction, and a key is sealed by the statement itself; any other
+   * recording goes with those of the tenant that arrive while one runs (`recordedTogether`).
+   */
   private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, { quote, newCustomerId }: PreparedOrder, keySeal: StatementSeal | null): Promise<TicketingIssuance> {
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
-    const issuance = await new IssuanceRepository(db).createPending(
-      tenant,
-      {
-        id,
-        event_id: request.event_id,
-        tier_id: request.tier_id,
-        kind: request.kind,
-        quantity: request.quantity,
-        payment: request.kind === 'sale' ? request.payment : null,
-        amount: quote.total,
-        currency: quote.currency,
-        comp_reason: request.kind === 'comp' ? request.reason : null,
-        seat_hold_id: request.seat_hold_id,
-        admission_entry_id: request.admission_entry_id,
-        discount_id: quote.discountId,
-        metadata: request.kind === 'sale' ? request.metadata : {},
-      },
-      request.customer,
-      newCustomerId,
-      keySeal,
-    );
+    const issuance: NewIssuance = {
+      id,
+      event_id: request.event_id,
+      tier_id: request.tier_id,
+      kind: request.kind,
+      quantity: request.quantity,
+      payment: request.kind === 'sale' ? request.payment : null,
+      amount: quote.total,
+      currency: quote.currency,
+      comp_reason: request.kind === 'comp' ? request.reason : null,
+      seat_hold_id: request.seat_hold_id,
+      admission_entry_id: request.admission_entry_id,
+      discount_id: quote.discountId,
+      metadata: request.kind === 'sale' ? request.metadata : {},
+    };
+    const alone = request.seat_hold_id !== null || keySeal !== null;
+    const together = alone ? null : await this.recordedTogether.run(`${tenant.accountId}/${tenant.mode}`, { tenant, issuance, buyer: request.customer, newCustomerId });
+    // Recorded alone, or after the shared statement could not (see createPendingTogether).
+    const recorded = together ?? (await new IssuanceRepository(db).createPending(tenant, issuance, request.customer, newCustomerId, keySeal));
     if (request.seat_hold_id) await this.takeHold(db, tenant, request.seat_hold_id, id);
-    return issuance;
+    return recorded;
   }
 
   /** The hold is this issuance's from now on; another issuance, its expiry or a release got to it first if not. */
