@@ -62,6 +62,17 @@ export function buyerCte(tenant: Tenant, choice: CustomerChoice, newCustomerId: 
       RETURNING id, mode, email, name, created_at, updated_at),
     buyer AS (
       SELECT * FROM new_customer
+      UNION ALL SELECT id, mode, email, name, created_at, updated_at FROM (${customerById(id)}) by_id WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode}
       UNION ALL SELECT id, mode, email, name, created_at, updated_at FROM customers
-       WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND (id = ${id}::text OR email = ${details?.email ?? null}::text))`;
+       WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND email = ${details?.email ?? null}::text)`;
+}
+
+/**
+ * The customer with this id, whoever's, through the primary key: the caller then checks it is the
+ * tenant's. `OFFSET 0` keeps the tenant's conditions out of the lookup, so it stays one primary-key
+ * probe even when the planner has no statistics on the table (a fresh database, autovacuum off):
+ * with them inside, it may read every customer of the tenant through the email index instead.
+ */
+export function customerById(id: Prisma.Sql | string | null): Prisma.Sql {
+  return Prisma.sql`SELECT * FROM customers WHERE id = ${id}::text COLLATE "C" OFFSET 0`;
 }

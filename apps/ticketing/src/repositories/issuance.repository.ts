@@ -7,7 +7,7 @@ import type { CustomerChoice } from '../domain/customer';
 import { admissionRefused } from '../domain/waiting-room';
 import type { IssuanceKind, IssuanceRefusal, IssuanceStatus, TicketingIssuance } from '../domain/issuance';
 import { Prisma } from '../generated/prisma/client';
-import { buyerCte, CustomerRepository } from './customer.repository';
+import { buyerCte, customerById, CustomerRepository } from './customer.repository';
 
 const issuanceColumns = {
   id: true,
@@ -105,11 +105,14 @@ export class IssuanceRepository {
         ON CONFLICT (account_id, mode, email) DO NOTHING
         RETURNING id, email),
       buyers AS (
-        SELECT b.id AS issuance_id, COALESCE(n.id, c.id) AS customer_id
+        -- Each item's buyer in one index probe: by id (customerById), or by email.
+        SELECT b.id AS issuance_id, COALESCE(n.id, known.id) AS customer_id
           FROM batch b
           LEFT JOIN new_customers n ON b.customer_id IS NULL AND n.email = b.email
-          LEFT JOIN customers c ON c.account_id = ${tenant.accountId} AND c.mode = ${tenant.mode}
-                               AND (c.id = b.customer_id OR (b.customer_id IS NULL AND c.email = b.email)))
+          LEFT JOIN LATERAL (
+            SELECT by_id.id FROM (${customerById(Prisma.sql`b.customer_id`)}) by_id WHERE by_id.account_id = ${tenant.accountId} AND by_id.mode = ${tenant.mode}
+            UNION ALL
+            SELECT c.id FROM customers c WHERE b.customer_id IS NULL AND c.account_id = ${tenant.accountId} AND c.mode = ${tenant.mode} AND c.email = b.email) known ON true)
       INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
                              comp_reason, seat_hold_id, admission_entry_id, discount_id, metadata, status)
       SELECT b.id, ${tenant.accountId}, ${tenant.mode}, b.event_id, b.tier_id, buyers.customer_id, b.kind, b.quantity, b.payment_type, b.payment_reference, b.amount, b.currency,
