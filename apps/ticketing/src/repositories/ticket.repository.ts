@@ -169,13 +169,9 @@ export class TicketRepository {
 
   /**
    * Retires `ticket` (refunded or revoked), records the change with its unit still to be given
-   * back to its tier, and enqueues its message, in one statement. Null, with nothing written,
-   * when the ticket is no longer valid at the version read: another change won.
-   */
-  /**
-   * Retires a valid ticket, keeps the change with its unit to give back, and enqueues its
-   * message. A seated ticket's seat is freed with it, announced by `seatFreed`, so it can be held
-   * and sold again (decision 0033).
+   * back to its tier, and enqueues its message, in one statement. A seated ticket's seat is freed
+   * with it, announced by `seatFreed`, so it can be held and sold again (decision 0033). Null,
+   * with nothing written, when the ticket is no longer valid at the version read: another change won.
    */
   async retire(
     tenant: Tenant,
