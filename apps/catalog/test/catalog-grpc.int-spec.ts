@@ -278,6 +278,32 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       expect(await outboxTypes(event.id)).toEqual(['event.created', 'tier.created', 'seatmap.updated', 'seatmap.updated']);
     });
 
+    it('reads an event, its tiers in rank order and its seat map, exactly as its list shows it', async () => {
+      // GetEvent is its own SQL statement; ListEvents reads through Prisma. They must agree, field for field.
+      const claims = tenant();
+      const event = await callUnary(
+        events.createEvent.bind(events),
+        createEventRequest({ venue: venue(), tags: ['jazz'], waiting_room: { enabled: true, admission_rate_per_minute: 60 } }),
+        claims,
+        options,
+      );
+      const seated = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { seated: true }), claims, options);
+      await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { name: 'Balcony', rank: 5, sales_start_at: '2027-01-01T10:00:00.123Z', max_per_order: 4 }), claims, options);
+      await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { name: 'Box', rank: 1, price: 12_050 }), claims, options);
+      const sections = [{ label: 'Stalls', rows: [{ label: 'A', seats: [{ label: '1', tier_id: seated.id }] }] }];
+      await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options);
+
+      const read = await callUnary(events.getEvent.bind(events), { id: event.id }, claims, options);
+      const [listed] = (await callUnary(events.listEvents.bind(events), listEventsRequest(), claims, options)).data;
+      expect(read).toEqual(listed);
+      expect(read).toMatchObject({ has_seatmap: true, tags: ['jazz'], venue: { name: 'Paradiso' }, waiting_room: { enabled: true, admission_rate_per_minute: 60 } });
+      expect(read.tiers.map((tier) => [tier.name, tier.price, tier.sales_start_at])).toEqual([
+        ['General admission', 4500, ''],
+        ['Box', 12_050, ''],
+        ['Balcony', 4500, '2027-01-01T10:00:00.123Z'],
+      ]);
+    });
+
     it('maps seats only to seated tiers of the event', async () => {
       const claims = tenant();
       const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);

@@ -4,6 +4,7 @@ import type { CatalogDb } from '../db';
 import type { CatalogReservation, ReservationKind, ReservationRequest, ReservationStatus, ReservationView, ReturnRequest } from '../domain/reservation';
 import { eventStatus, type EventStatus } from '../domain/event-status';
 import type { CatalogTier } from '../domain/tier';
+import { tierFromJson, type TierJson } from './tier.repository';
 
 const reservationColumns = {
   id: true,
@@ -31,21 +32,6 @@ export type ReserveOutcome =
 type ReservationRow = Omit<CatalogReservation, 'kind' | 'status'> & { kind: string; status: string };
 
 const toReservation = (row: ReservationRow): CatalogReservation => ({ ...row, kind: row.kind as ReservationKind, status: row.status as ReservationStatus });
-
-/** A tier as the SQL function tier_json writes it: timestamps as text. */
-type TierJson = { [K in keyof CatalogTier]: CatalogTier[K] extends Date ? string : CatalogTier[K] extends Date | null ? string | null : CatalogTier[K] };
-
-function tierFromJson(json: TierJson): CatalogTier {
-  const date = (value: string | null) => (value === null ? null : new Date(value));
-  return {
-    ...json,
-    price: Number(json.price),
-    sales_start_at: date(json.sales_start_at),
-    sales_end_at: date(json.sales_end_at),
-    created_at: new Date(json.created_at),
-    updated_at: new Date(json.updated_at),
-  };
-}
 
 /**
  * Reservations and the tier counters they move (decision 0029). Every write to `held` and `sold`

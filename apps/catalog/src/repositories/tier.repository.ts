@@ -32,6 +32,21 @@ export function toCatalogTier<T extends { price: bigint; event: { currency: stri
   return { ...rest, price: Number(price), currency: event.currency };
 }
 
+/** A tier as the SQL function tier_json writes it: timestamps as text. */
+export type TierJson = { [K in keyof CatalogTier]: CatalogTier[K] extends Date ? string : CatalogTier[K] extends Date | null ? string | null : CatalogTier[K] };
+
+export function tierFromJson(json: TierJson): CatalogTier {
+  const date = (value: string | null) => (value === null ? null : new Date(value));
+  return {
+    ...json,
+    price: Number(json.price),
+    sales_start_at: date(json.sales_start_at),
+    sales_end_at: date(json.sales_end_at),
+    created_at: new Date(json.created_at),
+    updated_at: new Date(json.updated_at),
+  };
+}
+
 /** Tiers of one tenant's events. Every method takes the tenant; nothing here can see another's rows. */
 export class TierRepository {
   constructor(private readonly db: CatalogDb) {}
