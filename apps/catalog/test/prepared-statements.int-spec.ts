@@ -13,7 +13,7 @@ describe('prepared statements (real PostgreSQL)', () => {
       await new EventRepository(tx).findById(tenant, newId('evt'));
       return tx.$queryRaw<Array<{ name: string; statement: string }>>`SELECT name, statement FROM pg_prepared_statements`;
     });
-    const eventRead = prepared.find((row) => row.statement.includes('FROM "public"."events"'));
+    const eventRead = prepared.find((row) => row.statement.includes('FROM events e WHERE e.id = $1'));
     expect(eventRead?.name).toMatch(/^prisma_/);
   });
 });
