@@ -1,3 +1,4 @@
+import { tenantKey } from '@ticketing/auth';
 import type { catalogV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import type { AsyncServiceImplementation, CallContext } from '@ticketing/grpc';
@@ -30,7 +31,7 @@ export class CatalogDouble {
   }
 
   handlers(): AsyncServiceImplementation<catalogV1.EventServiceServer> {
-    const tenantOf = (context: CallContext) => `${context.tenant.accountId}/${context.tenant.mode}`;
+    const tenantOf = (context: CallContext) => tenantKey(context.tenant);
     const find = (id: string, context: CallContext) => {
       if (id === CatalogDouble.EXPLODING_ID) throw new Error('the double exploded');
       const stored = this.events.get(id);

@@ -1,4 +1,4 @@
-import type { Tenant } from '@ticketing/auth';
+import { tenantKey, type Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import type { PrismaClient } from '../../db';
 import { GroupCommit } from '@ticketing/db';
@@ -49,7 +49,7 @@ export class OrderPricing {
     const discounts = new DiscountRepository(this.prisma);
     const byCode = code === null ? null : await discounts.findByCode(tenant, code);
     if (code !== null && byCode === null) throw ApiError.resourceMissing('discount code', code, 'discount_code');
-    const automatic = await this.automatic.run(`${tenant.accountId}/${tenant.mode}`, { tenant, at });
+    const automatic = await this.automatic.run(tenantKey(tenant), { tenant, at });
     const all = [...(byCode ? [byCode] : []), ...automatic];
     if (all.length === 0) return [];
     const ids = all.map((discount) => discount.id);

@@ -1,4 +1,4 @@
-import type { Tenant } from '@ticketing/auth';
+import { tenantKey, type Tenant } from '@ticketing/auth';
 import type { PrismaClient } from '../../db';
 import type { EventStatus } from '../../domain/event-status';
 import { GroupCommit } from '@ticketing/db';
@@ -81,7 +81,7 @@ export class ReserveInventoryUseCase {
       quantity: validQuantity(command.quantity),
       expires_at: new Date(at.getTime() + validTtlSeconds(command.ttl_seconds) * 1000),
     };
-    const tierKey = `${tenant.accountId}/${tenant.mode}/${request.event_id}/${request.tier_id}`;
+    const tierKey = `${tenantKey(tenant)}/${request.event_id}/${request.tier_id}`;
     const outcome = await this.batches.run(tierKey, { tenant, request, at });
     switch (outcome.outcome) {
       case 'taken':
@@ -107,7 +107,7 @@ export class ReserveInventoryUseCase {
     const found = await this.tierAndEventStatus(tenant, request);
     if (!found) throw reservationRefusal(request, null, at);
     if (!reservation) {
-      throw new Error(`reservation id ${request.id} is taken outside tenant ${tenant.accountId}/${tenant.mode}; callers must choose unique ids`);
+      throw new Error(`reservation id ${request.id} is taken outside tenant ${tenantKey(tenant)}; callers must choose unique ids`);
     }
     assertSameReservation(reservation, request);
     return { reservation, tier: found.tier };

@@ -1,4 +1,4 @@
-import type { Tenant } from '@ticketing/auth';
+import { tenantKey, type Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { GroupCommit } from '@ticketing/db';
 import type { PrismaClient } from '../../db';
@@ -31,7 +31,7 @@ export class SettleReservationUseCase {
     const id = requiredIdParam(reservationId, 'reservation_id');
     const settled =
       settlement === 'committed'
-        ? await this.commits.run(`${tenant.accountId}/${tenant.mode}`, { tenant, id })
+        ? await this.commits.run(tenantKey(tenant), { tenant, id })
         : await new ReservationRepository(this.prisma).release(tenant, id, this.clock());
     return settled ?? this.alreadySettled(tenant, id, settlement);
   }

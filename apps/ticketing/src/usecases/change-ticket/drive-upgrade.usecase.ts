@@ -1,4 +1,4 @@
-import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
@@ -33,7 +33,7 @@ export class DriveUpgradeUseCase {
 
   async execute(claims: InternalClaims, tenant: Tenant, upgradeId: string): Promise<TicketingTicket> {
     const upgrade = await new UpgradeRepository(this.prisma).find(tenant, upgradeId);
-    if (!upgrade) throw new Error(`upgrade ${upgradeId} of ${tenant.accountId}/${tenant.mode} is not recorded`);
+    if (!upgrade) throw new Error(`upgrade ${upgradeId} of ${tenantKey(tenant)} is not recorded`);
     switch (upgrade.state) {
       case 'done':
         return (await new TicketRepository(this.prisma).findById(tenant, upgrade.ticket_id))!;

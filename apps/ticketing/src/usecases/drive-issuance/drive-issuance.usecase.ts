@@ -1,4 +1,4 @@
-import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
 import { TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
 import { GroupCommit } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
@@ -73,7 +73,7 @@ export class DriveIssuanceUseCase {
 
   async execute(claims: InternalClaims, tenant: Tenant, issuanceId: string): Promise<IssuedTickets> {
     const issuance = await new IssuanceRepository(this.prisma).find(tenant, issuanceId);
-    if (!issuance) throw new Error(`issuance ${issuanceId} of ${tenant.accountId}/${tenant.mode} is not recorded`);
+    if (!issuance) throw new Error(`issuance ${issuanceId} of ${tenantKey(tenant)} is not recorded`);
     switch (issuance.status) {
       case 'issued':
         return { issuance, tickets: await new TicketRepository(this.prisma).ofIssuance(tenant, issuance.id) };
@@ -92,7 +92,7 @@ export class DriveIssuanceUseCase {
     // Its tickets and message are made here, in its own call's context: the message carries its request id.
     const tickets = issuance.seat_hold_id
       ? await this.issueSeated(tenant, issuance)
-      : await this.unseated.run(`${tenant.accountId}/${tenant.mode}`, { tenant, issuance, ...this.ticketsFor(tenant, issuance) });
+      : await this.unseated.run(tenantKey(tenant), { tenant, issuance, ...this.ticketsFor(tenant, issuance) });
     const issued = tickets && { issuance: { ...issuance, status: 'issued' as const }, tickets };
     // Another driver issued it first: its tickets are the issuance's.
     return issued ?? this.execute(claims, tenant, issuance.id);

@@ -1,5 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
-import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
 import { GroupCommit, type EarlyKeyClaims, type StatementSeal } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import pLimit from 'p-limit';
@@ -192,7 +192,7 @@ export class IssueTicketsUseCase {
       metadata: request.kind === 'sale' ? request.metadata : {},
     };
     const alone = request.seat_hold_id !== null || keySeal !== null;
-    const together = alone ? null : await this.recordedTogether.run(`${tenant.accountId}/${tenant.mode}`, { tenant, issuance, buyer: request.customer, newCustomerId });
+    const together = alone ? null : await this.recordedTogether.run(tenantKey(tenant), { tenant, issuance, buyer: request.customer, newCustomerId });
     // Recorded alone, or after the shared statement could not (see createPendingTogether).
     const recorded = together ?? (await new IssuanceRepository(db).createPending(tenant, issuance, request.customer, newCustomerId, keySeal));
     if (request.seat_hold_id) await this.takeHold(db, tenant, request.seat_hold_id, id);

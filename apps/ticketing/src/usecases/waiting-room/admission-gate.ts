@@ -1,4 +1,4 @@
-import type { Tenant } from '@ticketing/auth';
+import { tenantKey, type Tenant } from '@ticketing/auth';
 import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../db';
 import { admissionRefused } from '../../domain/waiting-room';
@@ -54,7 +54,7 @@ export class AdmissionGate {
   }
 
   private async isRoomEnabled(tenant: Tenant, eventId: string): Promise<boolean> {
-    const known = await this.roomEnabled.fetch(`${tenant.accountId}/${tenant.mode}/${eventId}`, { context: { tenant, eventId } });
+    const known = await this.roomEnabled.fetch(`${tenantKey(tenant)}/${eventId}`, { context: { tenant, eventId } });
     // Undefined only when the read was abandoned (the entry evicted while it ran): ask again, not guess.
     if (!known) throw new Error(`the waiting-room setting of event ${eventId} was not read; retry the call`);
     return known.enabled;
