@@ -396,6 +396,24 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(2);
     });
 
+    it('lets a call whose deadline passed before it could claim its key do nothing: the retry the client sent then sells, once', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims, { capacity: 2 });
+      await prisma.$transaction(
+        async (tx) => {
+          // Holds the call's claim back past its deadline, as a queue for pooled connections does under a rush.
+          await tx.$executeRaw`LOCK TABLE idempotency_keys IN EXCLUSIVE MODE`;
+          const late = callUnary(tickets.issueTickets.bind(tickets), saleRequest(eventId, tierId), claims, { ...keyed('late'), deadlineMs: 300 });
+          await expect(late).rejects.toMatchObject({ code: 'service_unavailable' });
+        },
+        { timeout: 10_000 },
+      );
+      // The late call's claim runs first once the lock is gone; had it claimed, this retry would be told the key is in use.
+      expect((await issue(claims, saleRequest(eventId, tierId), keyed('late'))).tickets).toHaveLength(2);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+      expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(1);
+    });
+
     it('releases the key of a refused call, so a retry once units are back sells', async () => {
       const claims = tenant();
       const { eventId, tierId } = await onSale(claims, { capacity: 2 });

@@ -1,5 +1,10 @@
 import { sqltag, type Sql } from '@prisma/client/runtime/client';
+import { ApiError } from '@ticketing/errors';
 import { keyInUse, keyReused, replay, scopeOf, seal, type IdempotentWrite, type RawSqlClient, type RecordScope, type TransactionOptions, type TransactionRunner } from './idempotency-records';
+
+function tooLateToClaim(): ApiError {
+  return new ApiError('service_unavailable', 'The call reached its deadline before it could start, and did nothing; retry with the same Idempotency-Key.');
+}
 
 /** Writes whose key was claimed before their transaction (EarlyKeyClaims), with the scope they claimed. */
 const claimedEarly = new WeakMap<IdempotentWrite, RecordScope>();
@@ -120,15 +125,23 @@ export class EarlyKeyClaims {
     }
   }
 
-  /** Nothing when this call now holds the claim; else the sealed result to replay. */
+  /**
+   * Nothing when this call now holds the claim; else the sealed result to replay. A call whose
+   * deadline passed before its claim was taken (it waited for a pooled connection or a lock)
+   * claims nothing: its caller has given up and may have retried, and that retry, told the
+   * outcome of its own attempt, must not be contradicted by this one acting after it.
+   */
   private async claim(write: IdempotentWrite, scope: RecordScope): Promise<{ result: unknown } | undefined> {
+    const deadline = write.deadline ?? null;
     // A record can vanish between the two statements (its claim released): claim again then.
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const claimed = await this.client.$executeRaw`INSERT INTO idempotency_keys (account_id, mode, operation, key_hash, fingerprint)
-        VALUES (${scope.accountId}, ${scope.mode}, ${scope.operation}, ${scope.keyHash}, ${write.fingerprint})
+        SELECT ${scope.accountId}, ${scope.mode}, ${scope.operation}, ${scope.keyHash}, ${write.fingerprint}
+        WHERE ${deadline}::timestamptz IS NULL OR clock_timestamp() < ${deadline}::timestamptz
         ON CONFLICT (account_id, mode, operation, key_hash) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, created_at = now()
           WHERE idempotency_keys.result IS NULL AND idempotency_keys.created_at < now() - make_interval(secs => ${this.leaseSeconds})`;
       if (claimed === 1) return undefined;
+      if (deadline !== null && deadline.getTime() <= Date.now()) throw tooLateToClaim();
       const record = await this.client.$queryRaw<Array<{ fingerprint: string; result: Uint8Array | null }>>`SELECT fingerprint, result FROM idempotency_keys
         WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}`;
       const [found] = record;

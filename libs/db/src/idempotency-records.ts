@@ -23,6 +23,8 @@ export interface IdempotentWrite {
   readonly key: string;
   /** The client's request, so the same key with another request is refused. */
   readonly fingerprint: string;
+  /** When the caller stops waiting, if it said: a key claimed early is not claimed after it (EarlyKeyClaims). */
+  readonly deadline?: Date;
   markReplayed(): void;
 }
 

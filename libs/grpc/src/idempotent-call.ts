@@ -48,6 +48,8 @@ export class IdempotentCall {
     readonly operation: string,
     readonly key: string,
     readonly fingerprint: string,
+    /** When the caller stops waiting; undefined for a call without a deadline. */
+    readonly deadline?: Date,
   ) {}
 
   /** The call returned the committed result of an earlier call instead of writing again. */

@@ -46,16 +46,23 @@ export interface GrpcServerOptions {
   replyDelayMs?: number;
 }
 
+/** A call's deadline as grpc-js gives it (a Date, or a number: Infinity when the call has none). */
+function deadlineOf(call: ServerUnaryCall<unknown, unknown>): Date | undefined {
+  const deadline = call.getDeadline();
+  if (deadline instanceof Date) return deadline;
+  return Number.isFinite(deadline) ? new Date(deadline) : undefined;
+}
+
 /** The caller has given up on a call whose deadline passed: running it could only surprise them. */
-function deadlinePassed(deadline: Date | number): boolean {
-  return (deadline instanceof Date ? deadline.getTime() : deadline) <= Date.now();
+function deadlinePassed(deadline: Date | undefined): boolean {
+  return deadline !== undefined && deadline.getTime() <= Date.now();
 }
 
 /** A call made under an Idempotency-Key, scoped by the token's tenant; calls without a tenant write nothing tenant-owned. */
 function idempotentCallOf(call: ServerUnaryCall<unknown, unknown>, context: CallContext): IdempotentCall | undefined {
   const idempotency = readIdempotencyMetadata(call.metadata);
   if (!idempotency || !context.claims.tenant) return undefined;
-  return new IdempotentCall(context.tenant, call.getPath(), idempotency.key, idempotency.fingerprint);
+  return new IdempotentCall(context.tenant, call.getPath(), idempotency.key, idempotency.fingerprint, deadlineOf(call));
 }
 
 /**
@@ -80,7 +87,7 @@ export function implementService<TServer extends UntypedServiceImplementation>(
         callback({ code: GrpcStatus.UNAUTHENTICATED, details: 'missing or invalid internal token' });
         return;
       }
-      if (deadlinePassed(call.getDeadline())) {
+      if (deadlinePassed(deadlineOf(call))) {
         callback({ code: GrpcStatus.DEADLINE_EXCEEDED, details: 'the call arrived after its deadline and was not run' });
         return;
       }
