@@ -80,6 +80,7 @@ describe('tickets through the gateway', () => {
       [eventId, sale(tierId, { quantity: 5, payment: { type: 'external', reference: 'o', amount: 5 * PRICE } }), 400, 'parameter_invalid', 'quantity'],
       [eventId, sale(tierId, { quantity: 0 }), 400, 'parameter_invalid', 'quantity'],
       [eventId, sale('tier_01JD3WB5C7E9G1J3L5N7Q9S1U3'), 400, 'resource_missing', 'tier_id'],
+      ['evt_01JD3WB5C7E9G1J3L5N7Q9S1U3', sale(tierId), 404, 'resource_missing'],
       [eventId, sale(tierId, { customer: undefined }), 400, 'parameter_missing', 'customer'],
       [eventId, sale(tierId, { customer_id: 'cus_01JD3WB5C7E9G1J3L5N7Q9S1U3' }), 400, 'parameter_invalid', 'customer_id'],
       [eventId, sale(tierId, { customer: undefined, customer_id: 'cus_01JD3WB5C7E9G1J3L5N7Q9S1U3' }), 400, 'resource_missing', 'customer_id'],
@@ -123,7 +124,8 @@ describe('tickets through the gateway', () => {
       expect((await other.get(`/v1/tickets/${ticketId}`)).status).toBe(404);
       expect((await other.get(`/v1/customers/${issued.body.tickets[0].customer}`)).status).toBe(404);
       expect((await other.get(`/v1/tickets?event_id=${eventId}`)).body.data).toEqual([]);
-      expect((await other.post(`/v1/events/${eventId}/tickets`, sale(tierId))).body.error).toMatchObject({ code: 'resource_missing' });
+      const sold = await other.post(`/v1/events/${eventId}/tickets`, sale(tierId));
+      expect({ status: sold.status, error: sold.body.error }).toMatchObject({ status: 404, error: { code: 'resource_missing', message: `No such event: '${eventId}'` } });
     }
   });
 

@@ -27,7 +27,8 @@ const codeOf = (error: ApiError | null) => error?.code;
 
 describe('reservationRefusal', () => {
   it('names the first rule that fails, capacity last', () => {
-    expect(codeOf(reservationRefusal(request, null, at))).toBe('resource_missing');
+    expect(reservationRefusal(request, { tier: null, eventStatus: null }, at)).toMatchObject({ code: 'resource_missing', status: 404, param: undefined });
+    expect(reservationRefusal(request, { tier: null, eventStatus: 'published' }, at)).toMatchObject({ code: 'resource_missing', status: 400, param: 'tier_id' });
     expect(codeOf(reservationRefusal(request, { tier, eventStatus: 'draft' }, at))).toBe('event_not_on_sale');
     expect(codeOf(reservationRefusal(request, { tier: { ...tier, sales_start_at: new Date('2027-03-02T00:00:00Z') }, eventStatus: 'published' }, at))).toBe('tier_not_on_sale');
     expect(codeOf(reservationRefusal(request, { tier: { ...tier, sales_end_at: at }, eventStatus: 'published' }, at))).toBe('tier_not_on_sale');

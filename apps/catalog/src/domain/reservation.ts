@@ -59,14 +59,21 @@ export function isWithinSalesWindow(tier: Pick<CatalogTier, 'sales_start_at' | '
   return (tier.sales_start_at === null || tier.sales_start_at <= at) && (tier.sales_end_at === null || tier.sales_end_at > at);
 }
 
+/** What a refused reservation is explained by: its tier and event status, null for what the tenant does not have. */
+export interface RefusalFacts {
+  tier: CatalogTier | null;
+  eventStatus: EventStatus | null;
+}
+
 /**
  * Why a reservation was refused, worked out after the conditional update took nothing: the
- * tier is missing, the event or tier does not sell now, the quantity is outside the tier's
- * per-order limits, or (when every rule holds) there are not enough units left.
+ * event (404, it is the path's) or the tier is missing, the event or tier does not sell now,
+ * the quantity is outside the tier's per-order limits, or (when every rule holds) there are
+ * not enough units left.
  */
-export function reservationRefusal(request: ReservationRequest, found: { tier: CatalogTier; eventStatus: EventStatus } | null, at: Date): ApiError {
-  if (!found) return new ApiError('resource_missing', `No such tier: '${request.tier_id}' in event '${request.event_id}'.`, { param: 'tier_id' });
-  const { tier, eventStatus } = found;
+export function reservationRefusal(request: ReservationRequest, { tier, eventStatus }: RefusalFacts, at: Date): ApiError {
+  if (eventStatus === null) return ApiError.resourceMissing('event', request.event_id);
+  if (tier === null) return new ApiError('resource_missing', `No such tier: '${request.tier_id}' in event '${request.event_id}'.`, { param: 'tier_id' });
   if (eventStatus === 'canceled' || eventStatus === 'completed' || (request.kind === 'sale' && eventStatus !== 'published')) {
     return new ApiError('event_not_on_sale', `The event is ${eventStatus}; ${request.kind === 'sale' ? 'only a published event sells tickets' : 'it takes no more tickets'}.`);
   }

@@ -1,6 +1,5 @@
 import { tenantKey, type Tenant } from '@ticketing/auth';
 import type { PrismaClient } from '../../db';
-import type { EventStatus } from '../../domain/event-status';
 import { GroupCommit } from '@ticketing/db';
 import { optionalIdParam, requiredIdParam } from '@ticketing/fields';
 import {
@@ -9,11 +8,11 @@ import {
   validQuantity,
   validTtlSeconds,
   type CatalogReservation,
+  type RefusalFacts,
   type ReservationKind,
   type ReservationRequest,
   type ReservationView,
 } from '../../domain/reservation';
-import type { CatalogTier } from '../../domain/tier';
 import { EventRepository } from '../../repositories/event.repository';
 import { ReservationRepository, type ReserveOutcome } from '../../repositories/reservation.repository';
 import { TierRepository } from '../../repositories/tier.repository';
@@ -104,21 +103,21 @@ export class ReserveInventoryUseCase {
   /** Nothing was claimed: the id is taken (by this request before, or another), or the tier is not the tenant's. */
   private async earlierReservation(tenant: Tenant, request: ReservationRequest, at: Date): Promise<ReservationView> {
     const reservation = await new ReservationRepository(this.prisma).find(tenant, request.id);
-    const found = await this.tierAndEventStatus(tenant, request);
-    if (!found) throw reservationRefusal(request, null, at);
+    const facts = await this.refusalFacts(tenant, request);
+    if (!facts.tier || !facts.eventStatus) throw reservationRefusal(request, facts, at);
     if (!reservation) {
       throw new Error(`reservation id ${request.id} is taken outside tenant ${tenantKey(tenant)}; callers must choose unique ids`);
     }
     assertSameReservation(reservation, request);
-    return { reservation, tier: found.tier };
+    return { reservation, tier: facts.tier };
   }
 
-  /** The tier and its event's status; null when the tenant has no such tier in that event. */
-  private async tierAndEventStatus(tenant: Tenant, request: ReservationRequest): Promise<{ tier: CatalogTier; eventStatus: EventStatus } | null> {
+  /** The tier and its event's status, each null when the tenant has no such one. */
+  private async refusalFacts(tenant: Tenant, request: ReservationRequest): Promise<RefusalFacts> {
     const [tier, eventStatus] = await Promise.all([
       new TierRepository(this.prisma).findById(tenant, request.event_id, request.tier_id),
       new EventRepository(this.prisma).statusOf(tenant, request.event_id),
     ]);
-    return tier && eventStatus ? { tier, eventStatus } : null;
+    return { tier, eventStatus };
   }
 }
