@@ -4,6 +4,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { createClient } from 'redis';
 import { connectCachingRedis, connectRedis, type RedisClient } from '@ticketing/redis';
+import { silenceableRedis } from '@ticketing/testing';
 import { createGatewayApp, type GatewayDeps } from '../src/app';
 import { closeGracefully, listen } from '../src/http/http-server';
 import { capturingLogger, startBackendDoubles, type BackendDoubles } from './support/backend-doubles';
@@ -208,14 +209,16 @@ describe('per client address', () => {
 });
 
 describe('when the limiter cannot reach Redis', () => {
+  const uncountedBy = async (target: Gateway) => {
+    const sample = /^gateway_rate_limiter_unavailable_total\{bucket="account"\} (\d+)$/m.exec(await target.metrics.metrics());
+    return sample ? Number(sample[1]) : 0;
+  };
+
   it('lets requests through uncounted, says so in a metric and in a bounded number of log lines', async () => {
     // Never connected: as a client whose Redis went away, it is not ready.
     const unreachable = createClient({ url: 'redis://127.0.0.1:1' }) as unknown as RedisClient;
     const outage = await startGateway({ ...isolatedRateLimits(redis, budgets), redis: unreachable });
-    const uncounted = async () => {
-      const sample = /^gateway_rate_limiter_unavailable_total\{bucket="account"\} (\d+)$/m.exec(await outage.metrics.metrics());
-      return sample ? Number(sample[1]) : 0;
-    };
+    const uncounted = () => uncountedBy(outage);
     const before = await uncounted();
 
     const key = secretKey([]);
@@ -232,4 +235,29 @@ describe('when the limiter cannot reach Redis', () => {
     expect(outageLines.length).toBeGreaterThanOrEqual(1);
     expect(outageLines.length).toBeLessThan(requests);
   });
+  it('lets requests through uncounted when Redis takes the counts and answers none, instead of holding them until it does', async () => {
+    const proxy = await silenceableRedis();
+    const silenced = await connectRedis(proxy.url, pino({ level: 'silent' }));
+    try {
+      const target = await startGateway(isolatedRateLimits(silenced, budgets));
+      expect((await call(target, 'GET', '/v1/account', { key: secretKey([]) })).headers.get('ratelimit-remaining')).toBe('2');
+
+      proxy.silence();
+      const key = secretKey([]);
+      const requests = budgets.account.points + 1;
+      for (let index = 0; index < requests; index += 1) {
+        const answered = await call(target, 'GET', '/v1/account', { key });
+        expect(answered.status).toBe(200);
+        expect(answered.headers.get('ratelimit-limit')).toBeNull();
+      }
+      expect(await uncountedBy(target)).toBe(requests);
+
+      proxy.resume();
+      expectBudget(await call(target, 'GET', '/v1/account', { key: secretKey([]) }), budgets.account.points, 2);
+    } finally {
+      await silenced.close();
+      await proxy.close();
+    }
+    // Held until Redis answers, the first silenced request would never finish: fail in seconds, not at the suite's limit.
+  }, 15_000);
 });

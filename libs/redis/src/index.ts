@@ -1,8 +1,14 @@
 import { BasicClientSideCache, createClient } from 'redis';
 import type { Logger } from '@ticketing/observability';
 
+/**
+ * Commands a client keeps waiting, to be sent or for their reply, before it refuses new ones at
+ * once: a Redis that stops answering without the connection breaking fills this, not memory.
+ */
+const COMMANDS_QUEUE_MAX_LENGTH = 10_000;
+
 function createRedisClient(url: string) {
-  return createClient({ url });
+  return createClient({ url, commandsQueueMaxLength: COMMANDS_QUEUE_MAX_LENGTH });
 }
 
 export type RedisClient = ReturnType<typeof createRedisClient>;
@@ -20,7 +26,7 @@ export async function connectRedis(url: string, logger: Logger): Promise<RedisCl
 }
 
 function createCachingRedisClient(url: string, cache: BasicClientSideCache) {
-  return createClient({ url, RESP: 3, clientSideCache: cache });
+  return createClient({ url, RESP: 3, clientSideCache: cache, commandsQueueMaxLength: COMMANDS_QUEUE_MAX_LENGTH });
 }
 
 export type CachingRedisClient = ReturnType<typeof createCachingRedisClient>;

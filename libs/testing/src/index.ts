@@ -1,3 +1,4 @@
 export * from './wait-for';
 export * from './test-database';
 export * from './openapi-schemas';
+export * from './silenceable-redis';

@@ -28,6 +28,30 @@ function refuse(res: Response, bucket: Bucket, limit: number, state: RateLimiter
   throw rateLimited(bucket, state);
 }
 
+/**
+ * How long a count may hold its request. Redis answers in about a millisecond; one that takes
+ * commands and answers none (paused, or cut off without the connection breaking) would hold
+ * every request until the connection broke, since node-redis bounds a command's wait to be
+ * sent, not its wait for the reply. Past this the request goes on uncounted, as when Redis is
+ * down.
+ */
+const COUNT_TIMEOUT_MS = 250;
+
+class CountTimedOut extends Error {
+  constructor() {
+    super(`Redis did not answer the rate-limit count within ${COUNT_TIMEOUT_MS} ms`);
+  }
+}
+
+/** The count, or CountTimedOut once it took longer than COUNT_TIMEOUT_MS; a refusal (RateLimiterRes) passes through. */
+function withinCountTimeout<T>(count: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new CountTimedOut()), COUNT_TIMEOUT_MS);
+  });
+  return Promise.race([count, timedOut]).finally(() => clearTimeout(timer));
+}
+
 /** Who a keyed bucket counts: the account in the key's mode, or (minting) the account. */
 function keySubject(bucket: KeyBucket, key: CachedKey): string {
   return bucket === 'key_minting' ? key.account_id : `${key.account_id}:${key.mode}`;
@@ -36,8 +60,9 @@ function keySubject(bucket: KeyBucket, key: CachedKey): string {
 /**
  * The gateway's rate limits (docs/decisions/0021): fixed windows counted in Redis by
  * rate-limiter-flexible, so every replica sees the same counts. Each piece is a middleware the
- * route-table router places in the pipeline. When Redis fails the limiter fails open: the request
- * goes on uncounted and LimiterMetrics reports it.
+ * route-table router places in the pipeline. When Redis fails, or does not answer within
+ * COUNT_TIMEOUT_MS, the limiter fails open: the request goes on uncounted and LimiterMetrics
+ * reports it.
  */
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterRedis>();
@@ -63,7 +88,7 @@ export class RateLimits {
     const budget = this.settings.budgets.failed_authentication;
     let state: RateLimiterRes | null;
     try {
-      state = await this.limiter('failed_authentication', budget).get(clientAddress(req));
+      state = await withinCountTimeout(this.limiter('failed_authentication', budget).get(clientAddress(req)));
     } catch (error) {
       this.metrics.outage('failed_authentication', error);
       return;
@@ -78,9 +103,8 @@ export class RateLimits {
   readonly countFailedAuthentication: ErrorRequestHandler = async (error: unknown, req: Request, _res, next) => {
     if (error instanceof ApiError && error.code === 'invalid_api_key') {
       const budget = this.settings.budgets.failed_authentication;
-      await this.limiter('failed_authentication', budget)
-        .penalty(clientAddress(req))
-        .catch((storeError: unknown) => this.metrics.outage('failed_authentication', storeError));
+      const penalty = this.limiter('failed_authentication', budget).penalty(clientAddress(req));
+      await withinCountTimeout(penalty).catch((storeError: unknown) => this.metrics.outage('failed_authentication', storeError));
     }
     next(error);
   };
@@ -104,7 +128,7 @@ export class RateLimits {
   private async admit(res: Response, bucket: Bucket, budget: Budget, subject: string): Promise<void> {
     let state: RateLimiterRes;
     try {
-      state = await this.limiter(bucket, budget).consume(subject);
+      state = await withinCountTimeout(this.limiter(bucket, budget).consume(subject));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) {
         this.metrics.outage(bucket, rejection);
