@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { CHECKOUT_SCOPES, effectiveScopes, hashApiKey, keyCacheEntry, SECRET_SCOPES, type CachedKey, type Scope } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { connectCachingRedis, connectRedis, type RedisClient } from '@ticketing/redis';
-import { waitFor } from '@ticketing/testing';
+import { silenceableRedis, waitFor } from '@ticketing/testing';
 import { createGatewayApp } from '../src/app';
 import { closeGracefully, listen } from '../src/http/http-server';
 import { routeTable } from '../src/routes';
@@ -54,13 +54,15 @@ interface CallOptions {
   /** Sent as is, for bodies that are not JSON. */
   rawBody?: string;
   headers?: Record<string, string>;
+  /** Another gateway than the suite's. */
+  gateway?: string;
 }
 
 async function call(method: string, path: string, options: CallOptions = {}) {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.body !== undefined || options.rawBody !== undefined) headers['content-type'] ??= 'application/json';
-  const response = await fetch(`${baseUrl}${path}`, {
+  const response = await fetch(`${options.gateway ?? baseUrl}${path}`, {
     method,
     headers,
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
@@ -452,6 +454,46 @@ describe('idempotency', () => {
     expectEnvelope(response, 400, 'parameter_invalid');
     expect(response.body.error.param).toBe('Idempotency-Key');
   });
+});
+
+describe('when Redis takes commands and answers none', () => {
+  it('answers 503 service_unavailable where a request needs Redis (a key not seen before, an Idempotency-Key), instead of holding it', async () => {
+    const proxy = await silenceableRedis();
+    const silenced = await connectRedis(proxy.url, logger);
+    const silencedKeyCache = await connectCachingRedis(proxy.url, logger, 1_000);
+    const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1' };
+    const server = await listen(
+      createGatewayApp({ redis: silenced, keyCacheRedis: silencedKeyCache.client, clients: backends.clients, config, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry: new Registry() }),
+      0,
+    );
+    const gateway = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const seen = secretKey('events:write');
+      // The first request fills the key's entry, the second reads it into this process's cache.
+      for (const _ of [1, 2]) expect((await call('GET', '/v1/account', { key: seen, gateway })).status).toBe(200);
+
+      proxy.silence();
+      expectEnvelope(await call('GET', '/v1/account', { key: secretKey(), gateway }), 503, 'service_unavailable');
+      // A key this gateway has seen is answered from its own memory.
+      expect((await call('GET', '/v1/account', { key: seen, gateway })).status).toBe(200);
+      const idempotent = { key: seen, gateway, body: { name: 'Held', starts_at: '2027-09-01T19:00:00Z' }, headers: { 'Idempotency-Key': 'silenced' } };
+      const calls = catalog.createCalls;
+      expectEnvelope(await call('POST', '/v1/events', idempotent), 503, 'service_unavailable');
+      expect(catalog.createCalls).toBe(calls);
+
+      proxy.resume();
+      // Redis did take the claim it never answered: the key stays held until its claim lapses, and nothing ran.
+      expectEnvelope(await call('POST', '/v1/events', idempotent), 409, 'idempotency_key_in_use');
+      expect((await call('POST', '/v1/events', { ...idempotent, headers: { 'Idempotency-Key': 'after-silence' } })).status).toBe(200);
+    } finally {
+      proxy.resume();
+      await closeGracefully(server);
+      await silenced.close();
+      await silencedKeyCache.client.close();
+      await proxy.close();
+    }
+    // Held until Redis answers, the first silenced request would never finish: fail in seconds.
+  }, 20_000);
 });
 
 describe('public and operational endpoints', () => {

@@ -8,8 +8,9 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly param: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { param?: string } = {}) {
-    super(message);
+  /** `cause`: the failure behind it, for logs; never shown to the caller. */
+  constructor(code: ErrorCode, message: string, options: { param?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     this.code = code;
     this.param = options.param;

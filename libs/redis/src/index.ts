@@ -45,6 +45,27 @@ export async function connectCachingRedis(url: string, logger: Logger, maxEntrie
   return { client, cache };
 }
 
+/** Redis did not answer a command within the time its caller could wait. */
+export class RedisAnswerTimeout extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`Redis did not answer within ${waitedMs} ms`);
+  }
+}
+
+/**
+ * The command's answer, or RedisAnswerTimeout once it took longer than `ms`. node-redis bounds
+ * only a command's wait to be sent, not its wait for the reply, so a Redis that takes commands
+ * and answers none (paused, or cut off without the connection breaking) would otherwise hold
+ * its caller until the connection broke.
+ */
+export function answeredWithin<T>(command: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new RedisAnswerTimeout(ms)), ms);
+  });
+  return Promise.race([command, timedOut]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Readiness of a client: answered at once while it reconnects (a PING sent then would wait in
  * the client's offline queue until the command timeout), otherwise by a PING.

@@ -5,6 +5,7 @@ import type { identityV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { callUnary, type CallerOptions } from '@ticketing/grpc';
 import type { CachingRedisClient } from '@ticketing/redis';
+import { redisAnswer } from '../http/redis-answer';
 
 const cachedKey = z.object({
   key_id: z.string(),
@@ -69,7 +70,7 @@ export class KeyVerifier {
     if (!looksLikeApiKey(presented)) throw invalidKey();
     const keyHash = hashApiKey(presented);
     const entry = keyCacheEntry(keyHash);
-    const cached = await this.redis.get(entry);
+    const cached = await redisAnswer(this.redis.get(entry));
     if (cached === null) await beforeLookup();
     const key = cached === null ? await this.resolveAndCache(entry, keyHash, requestId) : parsedEntry(cached);
     if (key.revoked) throw revokedKey();
@@ -78,10 +79,10 @@ export class KeyVerifier {
 
   private async resolveAndCache(entry: string, keyHash: string, requestId: string): Promise<CachedKey> {
     const key = await this.lookUp(keyHash, requestId);
-    const filled = await this.redis.set(entry, JSON.stringify(key), { condition: 'NX', expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } });
+    const filled = await redisAnswer(this.redis.set(entry, JSON.stringify(key), { condition: 'NX', expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } }));
     if (filled !== null) return key;
     // Someone wrote the entry since our read, possibly identity revoking the key: theirs is newer.
-    const winner = await this.redis.get(entry);
+    const winner = await redisAnswer(this.redis.get(entry));
     return winner === null ? key : fromCache(winner);
   }
 

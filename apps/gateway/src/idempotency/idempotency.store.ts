@@ -1,5 +1,6 @@
 import type { Mode } from '@ticketing/auth';
 import type { RedisClient } from '@ticketing/redis';
+import { redisAnswer } from '../http/redis-answer';
 
 /** One Idempotency-Key of one account in one mode. */
 export interface IdempotencyScope {
@@ -52,18 +53,20 @@ export class IdempotencyStore {
   async reserve(scope: IdempotencyScope, fingerprint: string): Promise<IdempotencyRecord | undefined> {
     const lock = this.lockEntry(scope);
     for (;;) {
-      const [locked, stored] = await this.redis
-        .multi()
-        .set(lock, fingerprint, { condition: 'NX', expiration: { type: 'EX', value: this.timings.inFlightSeconds } })
-        .get(this.outcomeEntry(scope))
-        .exec();
+      const [locked, stored] = await redisAnswer(
+        this.redis
+          .multi()
+          .set(lock, fingerprint, { condition: 'NX', expiration: { type: 'EX', value: this.timings.inFlightSeconds } })
+          .get(this.outcomeEntry(scope))
+          .exec(),
+      );
       const outcome = typeof stored === 'string' ? (JSON.parse(stored) as IdempotencyRecord) : undefined;
       if (outcome && (outcome.state === 'completed' || outcome.fingerprint !== fingerprint)) {
-        if (locked !== null) await this.redis.del(lock);
+        if (locked !== null) await redisAnswer(this.redis.del(lock));
         return outcome;
       }
       if (locked !== null) return undefined;
-      const holder = await this.redis.get(lock);
+      const holder = await redisAnswer(this.redis.get(lock));
       // A lock released between the two commands is simply taken again.
       if (holder !== null) return { state: 'in_flight', fingerprint: holder };
     }
@@ -80,15 +83,17 @@ export class IdempotencyStore {
 
   /** Frees the key without an outcome: the attempt was refused before it could change anything. */
   async release(scope: IdempotencyScope): Promise<void> {
-    await this.redis.del(this.lockEntry(scope));
+    await redisAnswer(this.redis.del(this.lockEntry(scope)));
   }
 
   private async settle(scope: IdempotencyScope, record: IdempotencyRecord): Promise<void> {
-    await this.redis
-      .multi()
-      .set(this.outcomeEntry(scope), JSON.stringify(record), { expiration: { type: 'EX', value: this.timings.retentionSeconds } })
-      .del(this.lockEntry(scope))
-      .exec();
+    await redisAnswer(
+      this.redis
+        .multi()
+        .set(this.outcomeEntry(scope), JSON.stringify(record), { expiration: { type: 'EX', value: this.timings.retentionSeconds } })
+        .del(this.lockEntry(scope))
+        .exec(),
+    );
   }
 
   private outcomeEntry(scope: IdempotencyScope): string {

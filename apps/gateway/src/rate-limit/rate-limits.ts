@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { CachedKey } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
-import type { RedisClient } from '@ticketing/redis';
+import { answeredWithin, type RedisClient } from '@ticketing/redis';
 import { requestState } from '../http/request-state';
 import type { Route } from '../routes/route';
 import { bucketOf, type Bucket, type Budget, type KeyBucket, type RateLimitSettings } from './budgets';
@@ -29,28 +29,10 @@ function refuse(res: Response, bucket: Bucket, limit: number, state: RateLimiter
 }
 
 /**
- * How long a count may hold its request. Redis answers in about a millisecond; one that takes
- * commands and answers none (paused, or cut off without the connection breaking) would hold
- * every request until the connection broke, since node-redis bounds a command's wait to be
- * sent, not its wait for the reply. Past this the request goes on uncounted, as when Redis is
- * down.
+ * How long a count may hold its request (Redis answers in about a millisecond): past it the
+ * request goes on uncounted, as when Redis is down (decision 0021).
  */
 const COUNT_TIMEOUT_MS = 250;
-
-class CountTimedOut extends Error {
-  constructor() {
-    super(`Redis did not answer the rate-limit count within ${COUNT_TIMEOUT_MS} ms`);
-  }
-}
-
-/** The count, or CountTimedOut once it took longer than COUNT_TIMEOUT_MS; a refusal (RateLimiterRes) passes through. */
-function withinCountTimeout<T>(count: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new CountTimedOut()), COUNT_TIMEOUT_MS);
-  });
-  return Promise.race([count, timedOut]).finally(() => clearTimeout(timer));
-}
 
 /** Who a keyed bucket counts: the account in the key's mode, or (minting) the account. */
 function keySubject(bucket: KeyBucket, key: CachedKey): string {
@@ -88,7 +70,7 @@ export class RateLimits {
     const budget = this.settings.budgets.failed_authentication;
     let state: RateLimiterRes | null;
     try {
-      state = await withinCountTimeout(this.limiter('failed_authentication', budget).get(clientAddress(req)));
+      state = await answeredWithin(this.limiter('failed_authentication', budget).get(clientAddress(req)), COUNT_TIMEOUT_MS);
     } catch (error) {
       this.metrics.outage('failed_authentication', error);
       return;
@@ -104,7 +86,7 @@ export class RateLimits {
     if (error instanceof ApiError && error.code === 'invalid_api_key') {
       const budget = this.settings.budgets.failed_authentication;
       const penalty = this.limiter('failed_authentication', budget).penalty(clientAddress(req));
-      await withinCountTimeout(penalty).catch((storeError: unknown) => this.metrics.outage('failed_authentication', storeError));
+      await answeredWithin(penalty, COUNT_TIMEOUT_MS).catch((storeError: unknown) => this.metrics.outage('failed_authentication', storeError));
     }
     next(error);
   };
@@ -128,7 +110,7 @@ export class RateLimits {
   private async admit(res: Response, bucket: Bucket, budget: Budget, subject: string): Promise<void> {
     let state: RateLimiterRes;
     try {
-      state = await withinCountTimeout(this.limiter(bucket, budget).consume(subject));
+      state = await answeredWithin(this.limiter(bucket, budget).consume(subject), COUNT_TIMEOUT_MS);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) {
         this.metrics.outage(bucket, rejection);

@@ -1,0 +1,21 @@
+import { ApiError } from '@ticketing/errors';
+import { answeredWithin } from '@ticketing/redis';
+
+/**
+ * How long a request waits for Redis where it cannot go on without its answer (a key not in
+ * this process's cache, an Idempotency-Key). Redis answers in about a millisecond.
+ */
+const REDIS_ANSWER_TIMEOUT_MS = 1_000;
+
+/**
+ * Redis's answer to a command a request cannot do without; when Redis fails or does not answer
+ * in time, 503 `service_unavailable`, which the client retries, rather than a 500 or a request
+ * held until Redis answers.
+ */
+export async function redisAnswer<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await answeredWithin(command, REDIS_ANSWER_TIMEOUT_MS);
+  } catch (error) {
+    throw new ApiError('service_unavailable', 'A backing service is temporarily unavailable; retry the request shortly.', { cause: error });
+  }
+}
