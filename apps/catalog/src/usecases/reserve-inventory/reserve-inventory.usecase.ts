@@ -100,7 +100,7 @@ export class ReserveInventoryUseCase {
     return { ...view, quote: await this.pricing.price(tenant, tier.event_id, { currency: tier.currency, lines, discountCode: null, customerId, segmentIds: new Set(), at }) };
   }
 
-  /** Nothing was claimed: the id is taken (by this request before, or another), or the tier is not the tenant's. */
+  /** Nothing was claimed: the id is taken (by this request before, or another), or the event or tier is not the tenant's. */
   private async earlierReservation(tenant: Tenant, request: ReservationRequest, at: Date): Promise<ReservationView> {
     const reservation = await new ReservationRepository(this.prisma).find(tenant, request.id);
     const facts = await this.refusalFacts(tenant, request);
