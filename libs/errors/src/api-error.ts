@@ -27,6 +27,11 @@ export class ApiError extends Error {
   static resourceMissing(resource: string, id: string, param?: string): ApiError {
     return new ApiError('resource_missing', `No such ${resource}: '${id}'`, { param });
   }
+
+  /** A service or store the request needs did not answer (in time); the client retries. */
+  static serviceUnavailable(cause?: unknown): ApiError {
+    return new ApiError('service_unavailable', 'A backing service is temporarily unavailable; retry the request shortly.', { cause });
+  }
 }
 
 export interface ErrorEnvelope {

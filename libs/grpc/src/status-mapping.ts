@@ -63,7 +63,7 @@ export function grpcErrorToApiError(error: ServiceError): ApiError {
     return new ApiError(code, error.details, { param: trailer(error.metadata, ERROR_PARAM_TRAILER) });
   }
   if (error.code === GrpcStatus.UNAVAILABLE || error.code === GrpcStatus.DEADLINE_EXCEEDED) {
-    return new ApiError('service_unavailable', 'A backing service is temporarily unavailable; retry the request shortly.');
+    return ApiError.serviceUnavailable();
   }
   return new ApiError('internal_error', 'An internal error occurred; retry later or contact support with the request id.');
 }

@@ -46,7 +46,7 @@ export async function connectCachingRedis(url: string, logger: Logger, maxEntrie
 }
 
 /** Redis did not answer a command within the time its caller could wait. */
-export class RedisAnswerTimeout extends Error {
+class RedisAnswerTimeout extends Error {
   constructor(readonly waitedMs: number) {
     super(`Redis did not answer within ${waitedMs} ms`);
   }

@@ -16,6 +16,6 @@ export async function redisAnswer<T>(command: Promise<T>): Promise<T> {
   try {
     return await answeredWithin(command, REDIS_ANSWER_TIMEOUT_MS);
   } catch (error) {
-    throw new ApiError('service_unavailable', 'A backing service is temporarily unavailable; retry the request shortly.', { cause: error });
+    throw ApiError.serviceUnavailable(error);
   }
 }

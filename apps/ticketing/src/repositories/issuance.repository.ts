@@ -56,11 +56,8 @@ export class IssuanceRepository {
    * Records the issuance as pending in one statement, with its buyer: the tenant's customer with
    * that id (resource_missing if there is none), or the one these details name, created if the
    * email is new. Refused with admission_token_used when another issuance used the same
-   * waiting-room admission.
-   */
-  /**
-   * Records the issuance as pending, with its buyer found or created. Under an Idempotency-Key,
-   * `keySeal` makes the same statement the key's write (libs/db `StatementSeal`).
+   * waiting-room admission. Under an Idempotency-Key, `keySeal` makes the same statement the
+   * key's write (libs/db `StatementSeal`).
    */
   async createPending(tenant: Tenant, issuance: NewIssuance, buyer: CustomerChoice, newCustomerId: string | undefined, keySeal: StatementSeal | null): Promise<TicketingIssuance> {
     try {

@@ -19,8 +19,9 @@ function seatFreed(tenant: Tenant, ticket: TicketingTicket, status: 'refunded' |
 /**
  * Refunds or revokes a valid ticket (decision 0032). One transaction retires it, keeps the change
  * in its history with its unit still to give back, frees a seated ticket's seat (0033), and
- * publishes `ticket.refunded` or `ticket.revoked`; then catalog is asked for the unit back. If that call fails the answer is
- * still the retired ticket (the change is committed) and the re-driver gives the unit back.
+ * publishes `ticket.refunded` or `ticket.revoked`; then catalog is asked for the unit back. If
+ * that call fails the answer is still the retired ticket (the change is committed) and the
+ * re-driver gives the unit back.
  * Money is not moved here: an external or comp ticket's refund is recorded; paid tickets come
  * with payments.
  */
