@@ -62,8 +62,9 @@ async function readPending(kafka: Kafka, topic: string, { replay }: { replay: bo
   const readerGroup = replay ? group : `dead-letter-list.${topic}.${randomUUID()}`;
   // A failure ends the pass (the consumer crashes instead of restarting), for the operator to see.
   const consumer = kafka.consumer({ groupId: readerGroup, retry: { retries: 2, restartOnFailure: async () => false } });
-  const producer = createProducer(kafka);
-  await Promise.all([consumer.connect(), producer.connect()]);
+  // Only a replay sends anything.
+  const producer = replay ? createProducer(kafka) : null;
+  await Promise.all([consumer.connect(), producer?.connect()]);
   try {
     await consumer.subscribe({ topic: deadLetterTopic, fromBeginning: true });
     await new Promise<void>((resolve, reject) => {
@@ -77,7 +78,7 @@ async function readPending(kafka: Kafka, topic: string, { replay }: { replay: bo
             if (!open.has(partition) || offset < BigInt(starts.get(partition) ?? 0)) return;
             if (offset < BigInt(ends.get(partition)!)) {
               letters.push(summaryOf(partition, message));
-              if (replay) {
+              if (producer) {
                 await producer.send({ topic: headerText(message.headers, DEAD_LETTER_HEADERS.topic) ?? topic, acks: -1, messages: [withoutDeadLetterHeaders(message)] });
                 await consumer.commitOffsets([{ topic: deadLetterTopic, partition, offset: String(offset + 1n) }]);
               }
@@ -91,7 +92,7 @@ async function readPending(kafka: Kafka, topic: string, { replay }: { replay: bo
         .catch(reject);
     });
   } finally {
-    await Promise.all([consumer.disconnect(), producer.disconnect()]);
+    await Promise.all([consumer.disconnect(), producer?.disconnect()]);
     if (!replay) await deleteGroup(kafka, readerGroup);
   }
   return { deadLetterTopic, letters };
@@ -105,11 +106,11 @@ async function pendingRange(kafka: Kafka, deadLetterTopic: string, group: string
     if (!(await admin.listTopics()).includes(deadLetterTopic)) return { ends: new Map(), starts: new Map() };
     const offsets = await admin.fetchTopicOffsets(deadLetterTopic);
     const [replayed] = await admin.fetchOffsets({ groupId: group, topics: [deadLetterTopic] });
-    const committed = new Map((replayed?.partitions ?? []).map(({ partition, offset }) => [partition, offset]));
+    // -1: the group never committed on that partition.
+    const committed = new Map((replayed?.partitions ?? []).filter(({ offset }) => offset !== '-1').map(({ partition, offset }) => [partition, offset]));
     return {
       ends: new Map(offsets.map(({ partition, high }) => [partition, high])),
-      // -1: the group never committed on that partition.
-      starts: new Map(offsets.map(({ partition, low }) => [partition, committed.get(partition) === '-1' || committed.get(partition) === undefined ? low : committed.get(partition)!])),
+      starts: new Map(offsets.map(({ partition, low }) => [partition, committed.get(partition) ?? low])),
     };
   } finally {
     await admin.disconnect();
