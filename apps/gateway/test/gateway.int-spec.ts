@@ -493,7 +493,7 @@ describe('when Redis takes commands and answers none', () => {
       await proxy.close();
     }
     // Held until Redis answers, the first silenced request would never finish: fail in seconds.
-  }, 20_000);
+  }, 40_000);
 });
 
 describe('public and operational endpoints', () => {

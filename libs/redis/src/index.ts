@@ -57,11 +57,16 @@ class RedisAnswerTimeout extends Error {
  * only a command's wait to be sent, not its wait for the reply, so a Redis that takes commands
  * and answers none (paused, or cut off without the connection breaking) would otherwise hold
  * its caller until the connection broke.
+ *
+ * The timeout is decided only after the I/O waiting when the time ran out has been read
+ * (`setImmediate` runs after the event loop's poll phase): a process busy for longer than `ms`
+ * (an on-sale rush) would otherwise take its own delay in reading a reply that had long arrived
+ * for Redis's silence.
  */
 export function answeredWithin<T>(command: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new RedisAnswerTimeout(ms)), ms);
+    timer = setTimeout(() => setImmediate(() => reject(new RedisAnswerTimeout(ms))), ms);
   });
   return Promise.race([command, timedOut]).finally(() => clearTimeout(timer));
 }

@@ -29,10 +29,11 @@ function refuse(res: Response, bucket: Bucket, limit: number, state: RateLimiter
 }
 
 /**
- * How long a count may hold its request (Redis answers in about a millisecond): past it the
- * request goes on uncounted, as when Redis is down (decision 0021).
+ * How long a count may hold its request: past it the request goes on uncounted, as when Redis
+ * is down (decisions 0021, 0043). Redis answers in about a millisecond; the margin is for this
+ * process's own delays under load, during which the counts should go on.
  */
-const COUNT_TIMEOUT_MS = 250;
+const COUNT_TIMEOUT_MS = 1_000;
 
 /** Who a keyed bucket counts: the account in the key's mode, or (minting) the account. */
 function keySubject(bucket: KeyBucket, key: CachedKey): string {
