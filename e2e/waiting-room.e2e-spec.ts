@@ -53,6 +53,17 @@ describe('waiting room through the gateway', () => {
     expect((await api.get(`/v1/events/${eventId}/queue?entry_id=${waiting[2].id}`)).body.entry.position).toBe(2);
   });
 
+  it('asks for an admission token from the moment the room is enabled, before ticketing has heard of it', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api);
+    // Sold without a room: ticketing now believes, for a moment, that this event has none.
+    expect((await api.post(`/v1/events/${eventId}/tickets`, oneTicket(tierId))).status).toBe(200);
+    expect((await api.patch(`/v1/events/${eventId}`, { waiting_room: { enabled: true, admission_rate_per_minute: 60 } })).status).toBe(200);
+    const refused = await api.post(`/v1/events/${eventId}/tickets`, oneTicket(tierId, { customer: { email: 'bo@example.com' } }));
+    expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 403, code: 'admission_token_required' });
+    expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 1, held: 0 });
+  });
+
   it('answers 409 waiting_room_disabled for an event without one, and keeps accounts apart', async () => {
     const api = as((await createAccount()).secret_key);
     const { eventId, tierId } = await onSale(api);

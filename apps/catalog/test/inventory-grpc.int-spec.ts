@@ -93,6 +93,17 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     expect(await counters(tierId)).toEqual({ held: 6, sold: 0 });
   });
 
+  it('says whether the event’s waiting room was enabled when it held the units; the same id again says whether it is now', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await eventWithTier(claims, { capacity: 10 });
+    const before = await reserve(claims, { event_id: eventId, tier_id: tierId });
+    expect(before.waiting_room_enabled).toBe(false);
+    await callUnary(events.updateEvent.bind(events), updateEventRequest(eventId, { waiting_room: { enabled: true, admission_rate_per_minute: 60 } }), claims, options);
+    expect(await reserve(claims, { event_id: eventId, tier_id: tierId })).toMatchObject({ status: 'held', waiting_room_enabled: true });
+    expect(await reserve(claims, { event_id: eventId, tier_id: tierId, reservation_id: before.id })).toMatchObject({ id: before.id, waiting_room_enabled: true });
+    expect(await reserve(claims, { event_id: eventId, tier_id: tierId, kind: COMP })).toMatchObject({ waiting_room_enabled: true });
+  });
+
   it('releases units back to the tier; releasing twice releases once, and a released reservation cannot be committed', async () => {
     const claims = tenant();
     const { eventId, tierId } = await eventWithTier(claims, { capacity: 5 });

@@ -187,6 +187,22 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.issuance.count({ where: { account_id: claims.tenant!.account_id } })).toBe(0);
   });
 
+  it('enforces a waiting room catalog held the units under before this copy of the setting heard of it (decision 0034)', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    catalogSide.double.enableWaitingRoom(eventId);
+    await expect(issue(claims, saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    expect(await prisma.issuance.count({ where: { account_id: claims.tenant!.account_id } })).toBe(0);
+
+    const entryId = newId('qen');
+    const token = admissionTokens.sign({ entryId, eventId }, new Date(Date.now() + 60_000));
+    const issued = await issue(claims, saleRequest(eventId, tierId, { admission_token: token }));
+    expect(await prisma.issuance.findUniqueOrThrow({ where: { id: issued.issuance_id }, select: { admission_entry_id: true } })).toEqual({ admission_entry_id: entryId });
+    await expect(issue(claims, saleRequest(eventId, tierId, { admission_token: token }))).rejects.toMatchObject({ code: 'admission_token_used', status: 403 });
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+  });
+
   /** The units' hold in catalog lapses between the reservation and the commit, as after a long stall. */
   class LapsingHold extends CatalogInventory {
     override async commit(callClaims: InternalClaims, issuanceId: string): Promise<void> {

@@ -45,6 +45,8 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status: 'published', waiting_room_enabled: enabled, admission_rate_per_minute: rate });
     return { tenant, eventId };
   }
+  /** What the gate answers a sale, screened, then settled as catalog held its units: with the room enabled unless told otherwise. */
+  const admit = async (tenant: Tenant, eventId: string, token: string, roomEnabledAtHold = true) => (await gate.screen(tenant, eventId, token)).settle(roomEnabledAtHold);
   const later = (seconds: number) => {
     now = new Date(now.getTime() + seconds * 1000);
   };
@@ -116,9 +118,9 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     const entry = await room.join(tenant, eventId);
     expect(entry.status).toBe('admitted');
     const token = tokens.sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
-    expect(await gate.admit(tenant, eventId, token)).toBe(entry.id);
+    expect(await admit(tenant, eventId, token)).toBe(entry.id);
     expect(await room.leave(tenant, eventId, entry.id)).toMatchObject({ status: 'left' });
-    await expect(gate.admit(tenant, eventId, token)).rejects.toMatchObject({ code: 'admission_token_invalid', message: expect.stringContaining('left the waiting room') });
+    await expect(admit(tenant, eventId, token)).rejects.toMatchObject({ code: 'admission_token_invalid', message: expect.stringContaining('left the waiting room') });
     expect(await room.leave(tenant, eventId, entry.id)).toMatchObject({ status: 'left' });
   });
 
@@ -133,16 +135,35 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     const { tenant, eventId } = await eventWithRoom(10);
     const entry = await room.join(tenant, eventId);
     const token = tokens.sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
-    expect(await gate.admit(tenant, eventId, token)).toBe(entry.id);
-    await expect(gate.admit(tenant, eventId, '')).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
-    await expect(gate.admit(tenant, eventId, `${token}x`)).rejects.toMatchObject({ code: 'admission_token_invalid', status: 403 });
+    expect(await admit(tenant, eventId, token)).toBe(entry.id);
+    await expect(admit(tenant, eventId, '')).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
+    await expect(admit(tenant, eventId, `${token}x`)).rejects.toMatchObject({ code: 'admission_token_invalid', status: 403 });
     const forged = new AdmissionTokens('another-secret-0123456789abcdef').sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
-    await expect(gate.admit(tenant, eventId, forged)).rejects.toMatchObject({ code: 'admission_token_invalid' });
+    await expect(admit(tenant, eventId, forged)).rejects.toMatchObject({ code: 'admission_token_invalid' });
     const expired = tokens.sign({ entryId: entry.id, eventId }, new Date(Date.now() - 1000));
-    await expect(gate.admit(tenant, eventId, expired)).rejects.toMatchObject({ code: 'admission_token_invalid' });
+    await expect(admit(tenant, eventId, expired)).rejects.toMatchObject({ code: 'admission_token_invalid' });
     const otherEvent = await eventWithRoom(10);
-    await expect(gate.admit(otherEvent.tenant, otherEvent.eventId, token)).rejects.toMatchObject({ code: 'admission_token_invalid' });
+    await expect(admit(otherEvent.tenant, otherEvent.eventId, token)).rejects.toMatchObject({ code: 'admission_token_invalid' });
     const open = await eventWithRoom(null, false);
-    expect(await gate.admit(open.tenant, open.eventId, '')).toBeNull();
+    expect(await admit(open.tenant, open.eventId, '', false)).toBeNull();
+  });
+
+  it('holds a sale to the room catalog had enabled when it held the units, whatever this copy says', async () => {
+    const { tenant, eventId } = await eventWithRoom(null, false);
+    const screened = await gate.screen(tenant, eventId, '');
+    await expect(screened.settle(true)).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
+    await expect(screened.settle(false)).resolves.toBeNull();
+    const entryId = newId('qen');
+    const token = tokens.sign({ entryId, eventId }, new Date(Date.now() + 60_000));
+    await expect((await gate.screen(tenant, eventId, token)).settle(true)).resolves.toBe(entryId);
+    await expect((await gate.screen(tenant, eventId, 'not-a-token')).settle(true)).rejects.toMatchObject({ code: 'admission_token_invalid' });
+  });
+
+  it('uses no admission for a sale catalog held with the room disabled, though this copy still asked for a token', async () => {
+    const { tenant, eventId } = await eventWithRoom(10);
+    const entry = await room.join(tenant, eventId);
+    const token = tokens.sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
+    await expect(gate.screen(tenant, eventId, '')).rejects.toMatchObject({ code: 'admission_token_required' });
+    await expect((await gate.screen(tenant, eventId, token)).settle(false)).resolves.toBeNull();
   });
 });

@@ -15,7 +15,7 @@ export function inventoryGrpcHandlers(prisma: PrismaClient): AsyncServiceImpleme
   return {
     reserveInventory: async (request, context) => {
       const reserved = await reserve.execute(context.tenant, { ...request, kind: fromReservationKindMessage(request.kind) });
-      return { ...toReservationMessage(reserved), quote: reserved.quote ? toQuoteMessage(reserved.quote, context.tenant.mode) : undefined };
+      return { ...toReservationMessage(reserved), quote: reserved.quote ? toQuoteMessage(reserved.quote, context.tenant.mode) : undefined, waiting_room_enabled: reserved.waitingRoomEnabled };
     },
     commitReservation: async (request, context) => toReservationMessage(await settle.execute(context.tenant, request.reservation_id, 'committed')),
     releaseReservation: async (request, context) => toReservationMessage(await settle.execute(context.tenant, request.reservation_id, 'released')),

@@ -99,6 +99,7 @@ export function toReservationMessage({ reservation, tier }: ReservationView): ca
     released_at: iso(reservation.released_at),
     tier: toTierMessage(tier),
     quote: undefined,
+    waiting_room_enabled: false,
   };
 }
 

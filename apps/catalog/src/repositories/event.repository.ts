@@ -144,10 +144,10 @@ export class EventRepository {
     return toCatalogEvent(columns, tiers.map(tierFromJson), has_seatmap);
   }
 
-  /** Where the event is in its lifecycle; null when the tenant has no such event. */
-  async statusOf(tenant: Tenant, id: string): Promise<EventStatus | null> {
-    const event = await this.db.event.findUnique({ where: { id, ...tenantScope(tenant) }, select: { status: true } });
-    return event && eventStatus(event.status);
+  /** Where the event is in its lifecycle and whether its waiting room is enabled; null when the tenant has no such event. */
+  async salesStanding(tenant: Tenant, id: string): Promise<{ status: EventStatus; waitingRoomEnabled: boolean } | null> {
+    const event = await this.db.event.findUnique({ where: { id, ...tenantScope(tenant) }, select: { status: true, waiting_room_enabled: true } });
+    return event && { status: eventStatus(event.status), waitingRoomEnabled: event.waiting_room_enabled };
   }
 
   async exists(tenant: Tenant, id: string): Promise<boolean> {

@@ -26,7 +26,7 @@ export type ReturnOutcome =
   | { outcome: 'id_reused' | 'reservation_missing' };
 
 export type ReserveOutcome =
-  | { outcome: 'taken'; tier: CatalogTier }
+  | { outcome: 'taken'; tier: CatalogTier; waitingRoomEnabled: boolean }
   | { outcome: 'refused'; tier: CatalogTier; eventStatus: EventStatus }
   | { outcome: 'not_claimed' };
 type ReservationRow = Omit<CatalogReservation, 'kind' | 'status'> & { kind: string; status: string };
@@ -51,21 +51,25 @@ export class ReservationRepository {
    * in that event, the id is new and every rule holds at its instant: enough units left, and for
    * a sale a published event, an open sales window and a quantity within the per-order limits;
    * for a comp, an event not yet canceled or completed. A refusal answers the tier and event
-   * status it was refused on, so explaining it costs no further query. One outcome per request.
+   * status it was refused on, so explaining it costs no further query. Units taken come with
+   * whether the event's waiting room is enabled, as of the statement's start (decision 0034).
+   * One outcome per request.
    */
   async reserveAll(tenant: Tenant, eventId: string, tierId: string, requests: ReadonlyArray<{ request: ReservationRequest; at: Date }>): Promise<ReserveOutcome[]> {
     const column = <T>(pick: (entry: { request: ReservationRequest; at: Date }) => T) => requests.map(pick);
-    const rows = await this.db.$queryRaw<Array<{ ordinal: number; outcome: ReserveOutcome['outcome']; event_status: string | null; tier: TierJson | null }>>`
-      SELECT ordinal, outcome, event_status, tier FROM reserve_inventory_batch(${tenant.accountId}, ${tenant.mode}, ${eventId}, ${tierId},
-        ${column((entry) => entry.request.id)}::text[], ${column((entry) => entry.request.kind)}::text[], ${column((entry) => entry.request.quantity)}::int[],
-        ${column((entry) => entry.request.expires_at)}::timestamptz[], ${column((entry) => entry.at)}::timestamptz[])`;
+    const rows = await this.db.$queryRaw<Array<{ ordinal: number; outcome: ReserveOutcome['outcome']; event_status: string | null; tier: TierJson | null; waiting_room_enabled: boolean | null }>>`
+      SELECT b.ordinal, b.outcome, b.event_status, b.tier, e.waiting_room_enabled
+        FROM reserve_inventory_batch(${tenant.accountId}, ${tenant.mode}, ${eventId}, ${tierId},
+               ${column((entry) => entry.request.id)}::text[], ${column((entry) => entry.request.kind)}::text[], ${column((entry) => entry.request.quantity)}::int[],
+               ${column((entry) => entry.request.expires_at)}::timestamptz[], ${column((entry) => entry.at)}::timestamptz[]) AS b
+        LEFT JOIN events e ON e.id = ${eventId} AND e.account_id = ${tenant.accountId} AND e.mode = ${tenant.mode}`;
     if (rows.length !== requests.length) throw new Error(`reserve_inventory_batch answered ${rows.length} rows for ${requests.length} reservations`);
     return rows
       .sort((a, b) => a.ordinal - b.ordinal)
       .map((row): ReserveOutcome => {
         if (row.outcome === 'not_claimed') return { outcome: 'not_claimed' };
         const tier = tierFromJson(row.tier!);
-        return row.outcome === 'taken' ? { outcome: 'taken', tier } : { outcome: 'refused', tier, eventStatus: eventStatus(row.event_status!) };
+        return row.outcome === 'taken' ? { outcome: 'taken', tier, waitingRoomEnabled: row.waiting_room_enabled! } : { outcome: 'refused', tier, eventStatus: eventStatus(row.event_status!) };
       });
   }
 

@@ -16,11 +16,13 @@ export interface CatalogClients {
 
 /**
  * What a hold tells about the units: the currency their tier is priced in, whether it is
- * seated, and for a sale what the order costs (catalog prices it as it holds the units).
+ * seated, whether their event's waiting room was enabled when they were held, and for a sale
+ * what the order costs (catalog prices it as it holds the units).
  */
 export interface HeldUnits {
   currency: string;
   seated: boolean;
+  waitingRoomEnabled: boolean;
   quote: GuestQuote | null;
 }
 
@@ -104,7 +106,12 @@ export class CatalogInventory {
         throw error;
       });
     const { quote, tier } = reservation;
-    return { currency: tier!.currency, seated: tier!.seated, quote: quote ? { total: quote.total, currency: quote.currency, discountId: quote.discount?.id ?? null, dependsOnCustomer: quote.depends_on_customer } : null };
+    return {
+      currency: tier!.currency,
+      seated: tier!.seated,
+      waitingRoomEnabled: reservation.waiting_room_enabled,
+      quote: quote ? { total: quote.total, currency: quote.currency, discountId: quote.discount?.id ?? null, dependsOnCustomer: quote.depends_on_customer } : null,
+    };
   }
 
   /**

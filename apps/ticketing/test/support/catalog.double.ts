@@ -39,6 +39,13 @@ export class CatalogDouble {
   /** Each event's seats, by seat id, with the tier each sells under. */
   private readonly seats = new Map<string, Map<string, string>>();
   private readonly codeDiscounts = new Map<string, DoubleCodeDiscount>();
+  /** Events whose waiting room is enabled: their reservations say so. */
+  private readonly roomsEnabled = new Set<string>();
+
+  /** Enables the event's waiting room, as a PATCH of the event would in catalog. */
+  enableWaitingRoom(eventId: string): void {
+    this.roomsEnabled.add(eventId);
+  }
 
   /** A discount with a code (matched case-insensitively); answers its id. */
   addCodeDiscount(code: string, amountOff: number, maxRedemptions: number): string {
@@ -250,7 +257,8 @@ export class CatalogDouble {
       reserveInventory: async (request, context) => {
         this.reserveCalls += 1;
         const existing = this.reservations.get(request.reservation_id);
-        if (existing) return { ...existing.reservation, tier: { ...this.tiers.get(existing.reservation.tier_id)!.tier }, quote: this.quoteOf(existing.reservation, request.customer_id) };
+        const waiting_room_enabled = this.roomsEnabled.has(request.event_id);
+        if (existing) return { ...existing.reservation, tier: { ...this.tiers.get(existing.reservation.tier_id)!.tier }, quote: this.quoteOf(existing.reservation, request.customer_id), waiting_room_enabled };
         const tier = this.tierOf(request.tier_id, request.event_id, context);
         if (tier.held + tier.sold + request.quantity > tier.capacity) throw new ApiError('sold_out', `Tier '${tier.id}' is sold out.`);
         tier.held += request.quantity;
@@ -269,9 +277,10 @@ export class CatalogDouble {
           released_at: '',
           tier: undefined,
           quote: undefined,
+          waiting_room_enabled: false,
         };
         this.reservations.set(reservation.id, { tenant: tenantKey(context), reservation });
-        return { ...reservation, tier: { ...tier }, quote: this.quoteOf(reservation, request.customer_id) };
+        return { ...reservation, tier: { ...tier }, quote: this.quoteOf(reservation, request.customer_id), waiting_room_enabled };
       },
       commitReservation: async (request, context) => settle(request.reservation_id, context, 'committed'),
       releaseReservation: async (request, context) => settle(request.reservation_id, context, 'released'),

@@ -8,7 +8,6 @@ import {
   validQuantity,
   validTtlSeconds,
   type CatalogReservation,
-  type RefusalFacts,
   type ReservationKind,
   type ReservationRequest,
   type ReservationView,
@@ -29,8 +28,12 @@ export interface ReserveInventoryCommand {
   customer_id: string;
 }
 
-/** A reservation and, for a sale, the order's price when its units were held. */
+/**
+ * A reservation, whether its event's waiting room was enabled when its units were held, and for
+ * a sale the order's price then.
+ */
 export interface ReservedView extends ReservationView {
+  waitingRoomEnabled: boolean;
   quote: QuoteOrderResult | null;
 }
 
@@ -84,7 +87,7 @@ export class ReserveInventoryUseCase {
     const outcome = await this.batches.run(tierKey, { tenant, request, at });
     switch (outcome.outcome) {
       case 'taken':
-        return this.priced(tenant, { reservation: heldReservation(tenant, request, at), tier: outcome.tier }, customerId, at);
+        return this.priced(tenant, { reservation: heldReservation(tenant, request, at), tier: outcome.tier, waitingRoomEnabled: outcome.waitingRoomEnabled }, customerId, at);
       case 'refused':
         throw reservationRefusal(request, { tier: outcome.tier, eventStatus: outcome.eventStatus }, at);
       case 'not_claimed':
@@ -93,31 +96,28 @@ export class ReserveInventoryUseCase {
   }
 
   /** A sale's reservation with what its order costs at the tier's price now; a comp costs nothing to quote. */
-  private async priced(tenant: Tenant, view: ReservationView, customerId: string | null, at: Date): Promise<ReservedView> {
+  private async priced(tenant: Tenant, view: Omit<ReservedView, 'quote'>, customerId: string | null, at: Date): Promise<ReservedView> {
     const { reservation, tier } = view;
     if (reservation.kind !== 'sale') return { ...view, quote: null };
     const lines = [{ tier_id: tier.id, event_id: tier.event_id, quantity: reservation.quantity, unit_price: tier.price }];
     return { ...view, quote: await this.pricing.price(tenant, tier.event_id, { currency: tier.currency, lines, discountCode: null, customerId, segmentIds: new Set(), at }) };
   }
 
-  /** Nothing was claimed: the id is taken (by this request before, or another), or the event or tier is not the tenant's. */
-  private async earlierReservation(tenant: Tenant, request: ReservationRequest, at: Date): Promise<ReservationView> {
-    const reservation = await new ReservationRepository(this.prisma).find(tenant, request.id);
-    const facts = await this.refusalFacts(tenant, request);
-    if (!facts.tier || !facts.eventStatus) throw reservationRefusal(request, facts, at);
+  /**
+   * Nothing was claimed: the id is taken (by this request before, or another), or the event or
+   * tier is not the tenant's. A reservation found answers with the event's waiting room as it is now.
+   */
+  private async earlierReservation(tenant: Tenant, request: ReservationRequest, at: Date): Promise<Omit<ReservedView, 'quote'>> {
+    const [reservation, tier, event] = await Promise.all([
+      new ReservationRepository(this.prisma).find(tenant, request.id),
+      new TierRepository(this.prisma).findById(tenant, request.event_id, request.tier_id),
+      new EventRepository(this.prisma).salesStanding(tenant, request.event_id),
+    ]);
+    if (!tier || !event) throw reservationRefusal(request, { tier, eventStatus: event?.status ?? null }, at);
     if (!reservation) {
       throw new Error(`reservation id ${request.id} is taken outside tenant ${tenantKey(tenant)}; callers must choose unique ids`);
     }
     assertSameReservation(reservation, request);
-    return { reservation, tier: facts.tier };
-  }
-
-  /** The tier and its event's status, each null when the tenant has no such one. */
-  private async refusalFacts(tenant: Tenant, request: ReservationRequest): Promise<RefusalFacts> {
-    const [tier, eventStatus] = await Promise.all([
-      new TierRepository(this.prisma).findById(tenant, request.event_id, request.tier_id),
-      new EventRepository(this.prisma).statusOf(tenant, request.event_id),
-    ]);
-    return { tier, eventStatus };
+    return { reservation, tier, waitingRoomEnabled: event.waitingRoomEnabled };
   }
 }

@@ -22,7 +22,7 @@ import { CustomerRepository } from '../../repositories/customer.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { IssuanceRepository, type NewIssuance } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
-import type { AdmissionGate } from '../waiting-room/admission-gate';
+import type { AdmissionGate, ScreenedAdmission } from '../waiting-room/admission-gate';
 
 /** A priced order, and the id its buyer gets if the issuance creates them as it was priced for them. */
 interface PreparedOrder {
@@ -40,7 +40,8 @@ interface PreparedOrder {
  *    A sold-out tier refuses here, having cost one catalog call and nothing in ticketing's
  *    database, and nothing at all while catalog's refusal is recent (decision 0037): the cheap
  *    path of an on-sale rush.
- * 2. Check a seated tier's seat hold. Price again, for the buyer as a customer, when the buyer
+ * 2. Settle a sale's admission by whether the event's waiting room was enabled when the units
+ *    were held (decision 0034). Check a seated tier's seat hold. Price again, for the buyer as a customer, when the buyer
  *    entered a discount code or a discount limited per customer could apply (catalog priced a
  *    buyer named by email as a guest). A comp is free.
  * 3. One statement records the issuance as pending with its customer (found by email or
@@ -80,14 +81,14 @@ export class IssueTicketsUseCase {
   async sell(claims: InternalClaims, tenant: Tenant, command: SaleCommand): Promise<IssuedTickets> {
     const request = validSaleRequest(command);
     return this.keys.run(async () => {
-      const admissionEntryId = await this.gate.admit(tenant, request.event_id, command.admission_token ?? '');
-      return this.issue(claims, tenant, { ...request, admission_entry_id: admissionEntryId });
+      const admission = await this.gate.screen(tenant, request.event_id, command.admission_token ?? '');
+      return this.issue(claims, tenant, request, admission);
     }, (earlier) => this.replay(claims, tenant, earlier));
   }
 
   comp(claims: InternalClaims, tenant: Tenant, command: CompCommand): Promise<IssuedTickets> {
     const request = validCompRequest(command);
-    return this.keys.run(() => this.issue(claims, tenant, request), (earlier) => this.replay(claims, tenant, earlier));
+    return this.keys.run(() => this.issue(claims, tenant, request, null), (earlier) => this.replay(claims, tenant, earlier));
   }
 
   /** An earlier call under this Idempotency-Key recorded the issuance `earlier` names: it, driven on if it is not finished. */
@@ -95,12 +96,12 @@ export class IssueTicketsUseCase {
     return this.drive.execute(claims, tenant, (earlier as { id: string }).id);
   }
 
-  private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest): Promise<IssuedTickets> {
+  private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, admission: ScreenedAdmission | null): Promise<IssuedTickets> {
     const id = newId('iss');
     const held = await this.hold(claims, request, id);
     // p-limit starts a waiting function from the call that finished before it, in that call's
     // async context; bound, it keeps its own (its request id, its Idempotency-Key's write).
-    return this.inTurn(AsyncResource.bind(() => this.recordAndDrive(claims, tenant, request, id, held)));
+    return this.inTurn(AsyncResource.bind(() => this.recordAndDrive(claims, tenant, request, admission, id, held)));
   }
 
   /** The units, held and priced: for the customer the request names by id, else as for a guest. */
@@ -109,9 +110,17 @@ export class IssueTicketsUseCase {
     return this.catalog.reserve(claims, { id, event_id: request.event_id, tier_id: request.tier_id, quantity: request.quantity, kind: request.kind, customer_id: customerId });
   }
 
-  private async recordAndDrive(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string, held: HeldUnits): Promise<IssuedTickets> {
+  private async recordAndDrive(
+    claims: InternalClaims,
+    tenant: Tenant,
+    order: IssuanceRequest,
+    admission: ScreenedAdmission | null,
+    id: string,
+    held: HeldUnits,
+  ): Promise<IssuedTickets> {
     let issuance: TicketingIssuance;
     try {
+      const request = { ...order, admission_entry_id: (await admission?.settle(held.waitingRoomEnabled)) ?? null };
       const prepared = await this.prepare(claims, tenant, request, held);
       // Under an Idempotency-Key, the issuance's id is the key's result, sealed by the recording statement.
       const keySeal = this.keys.statementSeal({ id });

@@ -9,17 +9,33 @@ import type { QueueStore } from '../../waiting-room/queue-store';
 /**
  * How long this process trusts what it read of an event's waiting room. Every sale asks, before
  * anything else, so under an on-sale rush a database read per request would queue every
- * request, sold-out ones included, behind the connection pool; a second of staleness is within
- * what the copy already lags catalog by (decision 0034).
+ * request, sold-out ones included, behind the connection pool. A second of staleness is within
+ * what the copy already lags catalog by, and a room enabled meanwhile is enforced anyway when the
+ * units are held (decision 0034).
  */
 const SETTING_TTL_MS = 1_000;
 const MAX_CACHED_EVENTS = 10_000;
+
+/**
+ * A sale's admission as screened before its units were held. Catalog says, as it holds them,
+ * whether the event's room was enabled then; `settle` decides the admission by that, and answers
+ * the admitted entry the sale uses, or null when it needs none.
+ */
+export interface ScreenedAdmission {
+  settle(roomEnabledAtHold: boolean): Promise<string | null>;
+}
 
 /**
  * What issuance asks of the waiting room (decision 0034): while the event's room is enabled, a
  * valid admission token to this event is required, whose entry has not left the queue since,
  * and the entry it admits is recorded on the issuance, whose unique index refuses a second use.
  * Events without an enabled room pass.
+ *
+ * A sale is screened before its units are held by this process's copy of the setting, so that
+ * buyers the room keeps out hold nothing; that copy lags catalog. The hold's own answer settles
+ * it: a sale let through while the room was, in fact, enabled must show a valid token then, or
+ * its units go back. A room enabled a moment ago is therefore enforced at once; one disabled a
+ * moment ago may still ask for tokens until the copy has caught up.
  */
 export class AdmissionGate {
   /**
@@ -43,9 +59,14 @@ export class AdmissionGate {
     });
   }
 
-  /** The admitted entry this issuance uses, or null when the event sells without a waiting room. */
-  async admit(tenant: Tenant, eventId: string, token: string): Promise<string | null> {
-    if (!(await this.isRoomEnabled(tenant, eventId))) return null;
+  /** Refuses a sale the room keeps out by this process's copy of the setting; the rest is settled once the units are held. */
+  async screen(tenant: Tenant, eventId: string, token: string): Promise<ScreenedAdmission> {
+    const screened = (await this.isRoomEnabled(tenant, eventId)) ? await this.admittedEntry(eventId, token) : null;
+    return { settle: async (roomEnabledAtHold) => (roomEnabledAtHold ? (screened ?? (await this.admittedEntry(eventId, token))) : null) };
+  }
+
+  /** The entry `token` admits to the event; refused when it is missing, not one of ours, for another event, expired, or its entry left. */
+  private async admittedEntry(eventId: string, token: string): Promise<string> {
     if (!token) throw admissionRefused('required', eventId);
     const admission = this.tokens.verify(token);
     if (!admission || admission.eventId !== eventId) throw admissionRefused('invalid', eventId);

@@ -86,7 +86,15 @@ export interface Reservation {
    * units are held (the tier's price × quantity, best automatic discount applied). Absent for
    * a comp and in the answers of the other calls.
    */
-  quote: Quote | undefined;
+  quote:
+    | Quote
+    | undefined;
+  /**
+   * Reserve only: whether the event's waiting room was enabled when the units were held. A sale
+   * held while it was needs an admission (decision 0034); the caller, which screened the sale by
+   * its own copy of the setting, gives the units back if it let one through without.
+   */
+  waiting_room_enabled: boolean;
 }
 
 export interface ReturnInventoryRequest {
@@ -325,6 +333,7 @@ function createBaseReservation(): Reservation {
     released_at: "",
     tier: undefined,
     quote: undefined,
+    waiting_room_enabled: false,
   };
 }
 
@@ -368,6 +377,9 @@ export const Reservation: MessageFns<Reservation> = {
     }
     if (message.quote !== undefined) {
       Quote.encode(message.quote, writer.uint32(106).fork()).join();
+    }
+    if (message.waiting_room_enabled !== false) {
+      writer.uint32(112).bool(message.waiting_room_enabled);
     }
     return writer;
   },
@@ -487,6 +499,14 @@ export const Reservation: MessageFns<Reservation> = {
             }
 
             message.quote = Quote.decode(reader, reader.uint32());
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.waiting_room_enabled = reader.bool();
             continue;
           }
         }
