@@ -53,7 +53,7 @@ describe('waiting room through the gateway', () => {
     expect((await api.get(`/v1/events/${eventId}/queue?entry_id=${waiting[2].id}`)).body.entry.position).toBe(2);
   });
 
-  it('asks for an admission token from the moment the room is enabled, before ticketing has heard of it', async () => {
+  it('asks for an admission token from the moment the room is enabled, and opens the queue, before ticketing has heard of it', async () => {
     const api = as((await createAccount()).secret_key);
     const { eventId, tierId } = await onSale(api);
     // Sold without a room: ticketing now believes, for a moment, that this event has none.
@@ -62,9 +62,14 @@ describe('waiting room through the gateway', () => {
     const refused = await api.post(`/v1/events/${eventId}/tickets`, oneTicket(tierId, { customer: { email: 'bo@example.com' } }));
     expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 403, code: 'admission_token_required' });
     expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 1, held: 0 });
+    // What the refusal says to do works at once.
+    const admitted = await api.post(`/v1/events/${eventId}/queue/join`, {});
+    expect({ status: admitted.status, entry: admitted.body.status }).toEqual({ status: 200, entry: 'admitted' });
+    const issued = await api.post(`/v1/events/${eventId}/tickets`, oneTicket(tierId, { customer: { email: 'bo@example.com' }, admission_token: admitted.body.admission_token }));
+    expect(issued.status).toBe(200);
   });
 
-  it('answers 409 waiting_room_disabled for an event without one, and keeps accounts apart', async () => {
+  it('answers 409 waiting_room_disabled for an event without one, and 404 for another account’s', async () => {
     const api = as((await createAccount()).secret_key);
     const { eventId, tierId } = await onSale(api);
     const refused = await api.post(`/v1/events/${eventId}/queue/join`, {});
@@ -74,7 +79,8 @@ describe('waiting room through the gateway', () => {
 
     const roomed = await onSaleBehindRoom(api, 60);
     const stranger = as((await createAccount()).secret_key);
-    expect((await stranger.post(`/v1/events/${roomed.eventId}/queue/join`, {})).status).toBe(409);
+    const notFound = await stranger.post(`/v1/events/${roomed.eventId}/queue/join`, {});
+    expect({ status: notFound.status, code: notFound.body.error?.code }).toEqual({ status: 404, code: 'resource_missing' });
   });
 
   it('gives an admission up when its entry leaves: its token no longer sells', async () => {

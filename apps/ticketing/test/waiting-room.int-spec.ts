@@ -1,9 +1,11 @@
 import path from 'node:path';
-import type { Tenant } from '@ticketing/auth';
+import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
+import type { EventFacts } from '../src/catalog/catalog-inventory';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { EventSettingsRepository } from '../src/repositories/event-settings.repository';
 import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
@@ -12,6 +14,22 @@ import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
 import { QUEUE_IDLE_TTL_MS, QueueStore } from '../src/waiting-room/queue-store';
 
 const logger = createLogger('ticketing-test', 'silent');
+const callerOf = (tenant: Tenant): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: tenant.accountId, mode: tenant.mode } });
+
+/** Each tenant's events' waiting rooms as catalog has them now, by `account/mode/event`. */
+class CatalogRooms {
+  private readonly rooms = new Map<string, EventFacts['waitingRoom']>();
+
+  set(tenant: Tenant, eventId: string, room: EventFacts['waitingRoom']): void {
+    this.rooms.set(`${tenant.accountId}/${tenant.mode}/${eventId}`, room);
+  }
+
+  async eventFacts(claims: InternalClaims, eventId: string): Promise<EventFacts> {
+    const room = this.rooms.get(`${claims.tenant!.account_id}/${claims.tenant!.mode}/${eventId}`);
+    if (!room) throw ApiError.resourceMissing('event', eventId);
+    return { name: 'Night', startsAt: '2027-03-01T20:00:00.000Z', waitingRoom: room };
+  }
+}
 
 /** Waiting rooms (decision 0034) on real Redis and PostgreSQL, with a clock the test moves. */
 describe('waiting room (real Redis, real PostgreSQL)', () => {
@@ -21,6 +39,7 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
   let now = new Date('2027-03-01T10:00:00Z');
   const tokens = new AdmissionTokens('ticketing-test-secret-0123456789');
   let room: WaitingRoomUseCase;
+  const catalogRooms = new CatalogRooms();
   let gate: AdmissionGate;
 
   beforeAll(async () => {
@@ -28,7 +47,7 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     prisma = createTicketingPrisma(database.url);
     redis = await connectRedis('redis://127.0.0.1:6379', logger);
     const queues = new QueueStore(redis, 600_000);
-    room = new WaitingRoomUseCase(prisma, queues, logger, () => now);
+    room = new WaitingRoomUseCase(prisma, catalogRooms, queues, logger, () => now);
     gate = new AdmissionGate(prisma, tokens, queues);
   });
 
@@ -38,10 +57,11 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     await database.drop();
   });
 
-  /** A new event of a new tenant, with its waiting room as given. */
+  /** A new event of a new tenant, with its waiting room as given, in catalog and in ticketing's copy. */
   async function eventWithRoom(rate: number | null, enabled = true): Promise<{ tenant: Tenant; eventId: string }> {
     const tenant: Tenant = { accountId: newId('acct'), mode: 'test' };
     const eventId = newId('evt');
+    catalogRooms.set(tenant, eventId, { enabled, admissionRatePerMinute: rate ?? 0 });
     await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status: 'published', waiting_room_enabled: enabled, admission_rate_per_minute: rate });
     return { tenant, eventId };
   }
@@ -54,7 +74,7 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
   it('admits first in, first out, at the event’s rate, up to a minute’s worth at once', async () => {
     const { tenant, eventId } = await eventWithRoom(2);
     const entries = [];
-    for (let index = 0; index < 5; index++) entries.push(await room.join(tenant, eventId));
+    for (let index = 0; index < 5; index++) entries.push(await room.join(callerOf(tenant), tenant, eventId));
     expect(entries.map((entry) => [entry.status, entry.position])).toEqual([
       ['admitted', null],
       ['admitted', null],
@@ -62,14 +82,14 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
       ['waiting', 2],
       ['waiting', 3],
     ]);
-    expect((await room.read(tenant, eventId, '')).state).toEqual({ event_id: eventId, length: 3, admitted: 2, admission_rate_per_minute: 2 });
+    expect((await room.read(callerOf(tenant), tenant, eventId, '')).state).toEqual({ event_id: eventId, length: 3, admitted: 2, admission_rate_per_minute: 2 });
 
     later(30);
-    const third = await room.read(tenant, eventId, entries[2]!.id);
+    const third = await room.read(callerOf(tenant), tenant, eventId, entries[2]!.id);
     expect(third.entry).toMatchObject({ status: 'admitted', admitted_at: now });
-    expect((await room.read(tenant, eventId, entries[3]!.id)).entry).toMatchObject({ status: 'waiting', position: 1 });
+    expect((await room.read(callerOf(tenant), tenant, eventId, entries[3]!.id)).entry).toMatchObject({ status: 'waiting', position: 1 });
     later(60);
-    expect((await room.read(tenant, eventId, entries[4]!.id)).entry).toMatchObject({ status: 'admitted' });
+    expect((await room.read(callerOf(tenant), tenant, eventId, entries[4]!.id)).entry).toMatchObject({ status: 'admitted' });
     const messages = (await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } })).map((row) => row.payload as { type: string; data: Record<string, unknown> });
     expect(messages.filter((message) => message.type === 'queue.joined')).toHaveLength(5);
     expect(messages.filter((message) => message.type === 'queue.admitted').flatMap((message) => message.data.entry_ids)).toEqual(entries.map((entry) => entry.id));
@@ -77,35 +97,35 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
 
   it('keeps join order under concurrent joins: admissions follow positions exactly', async () => {
     const { tenant, eventId } = await eventWithRoom(1);
-    const first = await room.join(tenant, eventId);
+    const first = await room.join(callerOf(tenant), tenant, eventId);
     expect(first.status).toBe('admitted');
-    const joined = await Promise.all(Array.from({ length: 20 }, () => room.join(tenant, eventId)));
+    const joined = await Promise.all(Array.from({ length: 20 }, () => room.join(callerOf(tenant), tenant, eventId)));
     const byPosition = [...joined].sort((a, b) => a.position! - b.position!);
     expect(byPosition.map((entry) => entry.position)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
     for (const expected of byPosition.slice(0, 3)) {
       later(60);
-      const admittedNow = (await room.read(tenant, eventId, expected.id)).entry!;
+      const admittedNow = (await room.read(callerOf(tenant), tenant, eventId, expected.id)).entry!;
       expect(admittedNow.status).toBe('admitted');
     }
   });
 
   it('takes a waiting entry out when it leaves; the next one moves up', async () => {
     const { tenant, eventId } = await eventWithRoom(1);
-    await room.join(tenant, eventId);
-    const second = await room.join(tenant, eventId);
-    const third = await room.join(tenant, eventId);
-    expect(await room.leave(tenant, eventId, second.id)).toMatchObject({ status: 'left', position: null });
-    expect((await room.read(tenant, eventId, third.id)).entry).toMatchObject({ position: 1 });
-    await expect(room.leave(tenant, eventId, newId('qen'))).rejects.toMatchObject({ code: 'resource_missing', param: 'entry_id' });
+    await room.join(callerOf(tenant), tenant, eventId);
+    const second = await room.join(callerOf(tenant), tenant, eventId);
+    const third = await room.join(callerOf(tenant), tenant, eventId);
+    expect(await room.leave(callerOf(tenant), tenant, eventId, second.id)).toMatchObject({ status: 'left', position: null });
+    expect((await room.read(callerOf(tenant), tenant, eventId, third.id)).entry).toMatchObject({ position: 1 });
+    await expect(room.leave(callerOf(tenant), tenant, eventId, newId('qen'))).rejects.toMatchObject({ code: 'resource_missing', param: 'entry_id' });
   });
 
   it('lets a room’s keys expire a week after the last call that touched them', async () => {
     const { tenant, eventId } = await eventWithRoom(1);
-    await room.join(tenant, eventId);
-    await room.join(tenant, eventId);
+    await room.join(callerOf(tenant), tenant, eventId);
+    await room.join(callerOf(tenant), tenant, eventId);
     const keys = ['waiting', 'entries', 'state'].map((suffix) => `ticketing:queue:${eventId}:${suffix}`);
     for (const key of keys) await redis.pExpire(key, 1000);
-    await room.read(tenant, eventId, '');
+    await room.read(callerOf(tenant), tenant, eventId, '');
     for (const key of keys) {
       const ttl = await redis.pTTL(key);
       expect(ttl).toBeGreaterThan(QUEUE_IDLE_TTL_MS - 60_000);
@@ -115,25 +135,34 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
 
   it('gives an admission up when its entry leaves: the token no longer lets an issuance through', async () => {
     const { tenant, eventId } = await eventWithRoom(10);
-    const entry = await room.join(tenant, eventId);
+    const entry = await room.join(callerOf(tenant), tenant, eventId);
     expect(entry.status).toBe('admitted');
     const token = tokens.sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
     expect(await admit(tenant, eventId, token)).toBe(entry.id);
-    expect(await room.leave(tenant, eventId, entry.id)).toMatchObject({ status: 'left' });
+    expect(await room.leave(callerOf(tenant), tenant, eventId, entry.id)).toMatchObject({ status: 'left' });
     await expect(admit(tenant, eventId, token)).rejects.toMatchObject({ code: 'admission_token_invalid', message: expect.stringContaining('left the waiting room') });
-    expect(await room.leave(tenant, eventId, entry.id)).toMatchObject({ status: 'left' });
+    expect(await room.leave(callerOf(tenant), tenant, eventId, entry.id)).toMatchObject({ status: 'left' });
   });
 
-  it('has no room for an event without one enabled, nor for another tenant', async () => {
+  it('has no room for an event without one enabled; another tenant’s event is not found', async () => {
     const { tenant, eventId } = await eventWithRoom(null, false);
-    await expect(room.join(tenant, eventId)).rejects.toMatchObject({ code: 'waiting_room_disabled', status: 409 });
+    await expect(room.join(callerOf(tenant), tenant, eventId)).rejects.toMatchObject({ code: 'waiting_room_disabled', status: 409 });
     const enabled = await eventWithRoom(10);
-    await expect(room.join({ accountId: newId('acct'), mode: 'test' }, enabled.eventId)).rejects.toMatchObject({ code: 'waiting_room_disabled' });
+    const stranger: Tenant = { accountId: newId('acct'), mode: 'test' };
+    await expect(room.join(callerOf(stranger), stranger, enabled.eventId)).rejects.toMatchObject({ code: 'resource_missing', status: 404 });
+  });
+
+  it('opens a room catalog enabled before this copy of the setting heard of it', async () => {
+    const { tenant, eventId } = await eventWithRoom(null, false);
+    catalogRooms.set(tenant, eventId, { enabled: true, admissionRatePerMinute: 1 });
+    expect(await room.join(callerOf(tenant), tenant, eventId)).toMatchObject({ status: 'admitted' });
+    expect(await room.join(callerOf(tenant), tenant, eventId)).toMatchObject({ status: 'waiting', position: 1 });
+    expect((await room.read(callerOf(tenant), tenant, eventId, '')).state).toMatchObject({ length: 1, admitted: 1, admission_rate_per_minute: 1 });
   });
 
   it('lets through issuance only with a valid token to the event, while the room is enabled', async () => {
     const { tenant, eventId } = await eventWithRoom(10);
-    const entry = await room.join(tenant, eventId);
+    const entry = await room.join(callerOf(tenant), tenant, eventId);
     const token = tokens.sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
     expect(await admit(tenant, eventId, token)).toBe(entry.id);
     await expect(admit(tenant, eventId, '')).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
@@ -161,7 +190,7 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
 
   it('uses no admission for a sale catalog held with the room disabled, though this copy still asked for a token', async () => {
     const { tenant, eventId } = await eventWithRoom(10);
-    const entry = await room.join(tenant, eventId);
+    const entry = await room.join(callerOf(tenant), tenant, eventId);
     const token = tokens.sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
     await expect(gate.screen(tenant, eventId, '')).rejects.toMatchObject({ code: 'admission_token_required' });
     await expect((await gate.screen(tenant, eventId, token)).settle(false)).resolves.toBeNull();

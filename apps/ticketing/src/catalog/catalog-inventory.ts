@@ -39,6 +39,13 @@ export interface GuestQuote extends OrderQuote {
   dependsOnCustomer: boolean;
 }
 
+export interface EventFacts {
+  name: string;
+  startsAt: string;
+  /** `admissionRatePerMinute` is 0 when the event has no rate set. */
+  waitingRoom: { enabled: boolean; admissionRatePerMinute: number };
+}
+
 /** The quote's one line: its fields are the issuance's. */
 const ONLY_ITEM = 'items[0].';
 
@@ -139,10 +146,14 @@ export class CatalogInventory {
     this.soldOut.forgetAll();
   }
 
-  /** What a ticket page shows of its event. */
-  async eventFacts(claims: InternalClaims, eventId: string): Promise<{ name: string; startsAt: string }> {
+  /** What a ticket page shows of its event, and its waiting room as catalog has it now; refused with resource_missing when the tenant has no such event. */
+  async eventFacts(claims: InternalClaims, eventId: string): Promise<EventFacts> {
     const event = await serviceCalls(this.clients.events, claims, this.options).getEvent({ id: eventId });
-    return { name: event.name, startsAt: event.starts_at };
+    return {
+      name: event.name,
+      startsAt: event.starts_at,
+      waitingRoom: { enabled: event.waiting_room?.enabled ?? false, admissionRatePerMinute: event.waiting_room?.admission_rate_per_minute ?? 0 },
+    };
   }
 
   /** Every tier of the event, with its counters. */

@@ -88,7 +88,7 @@ export function ticketingGrpcServices(
   const retireTicket = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(client, catalog, options.logger));
   const createSeatHold = new CreateSeatHoldUseCase(prisma, catalog);
   const releaseSeatHold = new ReleaseSeatHoldUseCase(prisma);
-  const waitingRoom = new WaitingRoomUseCase(client, queues, options.logger);
+  const waitingRoom = new WaitingRoomUseCase(client, catalog, queues, options.logger);
   const listUpgradeOptions = new ListUpgradeOptionsUseCase(prisma, catalog);
   const createDeliveryLink = new CreateDeliveryLinkUseCase(prisma, deliveryLinks);
   const upgradeTicket = new UpgradeTicketUseCase(prisma, catalog, driveUpgrade(client, { catalog, codes }, options.logger), keys, options.logger);
@@ -149,9 +149,9 @@ export function ticketingGrpcServices(
       definition: ticketingV1.WaitingRoomServiceService,
       implementation: implementService<ticketingV1.WaitingRoomServiceServer>(
         {
-          joinQueue: async (request, context) => toQueueEntryMessage(await waitingRoom.join(context.tenant, request.event_id), context.tenant, admissionTokens),
-          getQueue: async (request, context) => toQueueMessage(await waitingRoom.read(context.tenant, request.event_id, request.entry_id), context.tenant, admissionTokens),
-          leaveQueue: async (request, context) => toQueueEntryMessage(await waitingRoom.leave(context.tenant, request.event_id, request.entry_id), context.tenant, admissionTokens),
+          joinQueue: async (request, context) => toQueueEntryMessage(await waitingRoom.join(context.claims, context.tenant, request.event_id), context.tenant, admissionTokens),
+          getQueue: async (request, context) => toQueueMessage(await waitingRoom.read(context.claims, context.tenant, request.event_id, request.entry_id), context.tenant, admissionTokens),
+          leaveQueue: async (request, context) => toQueueEntryMessage(await waitingRoom.leave(context.claims, context.tenant, request.event_id, request.entry_id), context.tenant, admissionTokens),
         },
         options,
       ),

@@ -1,10 +1,11 @@
-import type { Tenant } from '@ticketing/auth';
+import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { TICKETING_QUEUE_TOPIC } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { requiredIdParam } from '@ticketing/fields';
 import { newId } from '@ticketing/ids';
 import { enqueueEvent } from '@ticketing/kafka';
 import type { Logger } from '@ticketing/observability';
+import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { waitingRoomDisabled, type QueueEntry, type QueueState } from '../../domain/waiting-room';
 import { EventSettingsRepository } from '../../repositories/event-settings.repository';
@@ -13,44 +14,51 @@ import type { QueueAnswer, QueueStore } from '../../waiting-room/queue-store';
 /**
  * Joining, reading and leaving an event's waiting room (decision 0034). The queue is in Redis;
  * its changes are published on ticketing.queue.v1 after each call (queue.joined, queue.admitted,
- * queue.left). Only an event whose waiting room catalog says is enabled has one.
+ * queue.left). Only an event whose waiting room catalog says is enabled has one: ticketing's
+ * copy of the setting answers when it knows the room enabled; otherwise catalog is asked, since
+ * the copy lags it and a buyer just told to queue (decision 0034) must find the room open.
  */
 export class WaitingRoomUseCase {
   constructor(
     private readonly prisma: PrismaClient,
+    private readonly catalog: Pick<CatalogInventory, 'eventFacts'>,
     private readonly queues: QueueStore,
     private readonly logger: Logger,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async join(tenant: Tenant, eventId: string): Promise<QueueEntry> {
-    const rate = await this.rateOf(tenant, eventId);
+  async join(claims: InternalClaims, tenant: Tenant, eventId: string): Promise<QueueEntry> {
+    const rate = await this.rateOf(claims, tenant, eventId);
     const id = newId('qen');
     const answer = await this.queues.join(eventId, rate, id, this.clock());
     await this.announce(tenant, eventId, answer, { type: 'queue.joined', entryId: id });
     return answer.entry!;
   }
 
-  async read(tenant: Tenant, eventId: string, entryId: string): Promise<{ state: QueueState; entry: QueueEntry | null }> {
-    const rate = await this.rateOf(tenant, eventId);
+  async read(claims: InternalClaims, tenant: Tenant, eventId: string, entryId: string): Promise<{ state: QueueState; entry: QueueEntry | null }> {
+    const rate = await this.rateOf(claims, tenant, eventId);
     const answer = await this.queues.read(eventId, rate, entryId ? requiredIdParam(entryId, 'entry_id') : null, this.clock());
     if (entryId && !answer.entry) throw ApiError.resourceMissing('queue entry', entryId, 'entry_id');
     await this.announce(tenant, eventId, answer);
     return { state: answer.state, entry: answer.entry };
   }
 
-  async leave(tenant: Tenant, eventId: string, entryId: string): Promise<QueueEntry> {
-    const rate = await this.rateOf(tenant, eventId);
+  async leave(claims: InternalClaims, tenant: Tenant, eventId: string, entryId: string): Promise<QueueEntry> {
+    const rate = await this.rateOf(claims, tenant, eventId);
     const answer = await this.queues.leave(eventId, rate, requiredIdParam(entryId, 'entry_id'), this.clock());
     if (!answer.entry) throw ApiError.resourceMissing('queue entry', entryId, 'entry_id');
     await this.announce(tenant, eventId, answer, answer.entry.status === 'left' ? { type: 'queue.left', entryId } : undefined);
     return answer.entry;
   }
 
-  private async rateOf(tenant: Tenant, eventId: string): Promise<number> {
-    const settings = await new EventSettingsRepository(this.prisma).find(tenant, requiredIdParam(eventId, 'event_id'));
-    if (!settings?.waiting_room_enabled || settings.admission_rate_per_minute === null) throw waitingRoomDisabled(eventId);
-    return settings.admission_rate_per_minute;
+  /** The room's admission rate; refused when catalog says the event has no room enabled, or the tenant no such event. */
+  private async rateOf(claims: InternalClaims, tenant: Tenant, eventId: string): Promise<number> {
+    const id = requiredIdParam(eventId, 'event_id');
+    const copy = await new EventSettingsRepository(this.prisma).find(tenant, id);
+    if (copy?.waiting_room_enabled && copy.admission_rate_per_minute !== null) return copy.admission_rate_per_minute;
+    const { waitingRoom } = await this.catalog.eventFacts(claims, id);
+    if (!waitingRoom.enabled || waitingRoom.admissionRatePerMinute === 0) throw waitingRoomDisabled(id);
+    return waitingRoom.admissionRatePerMinute;
   }
 
   /**
