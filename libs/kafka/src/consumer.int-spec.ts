@@ -15,7 +15,7 @@ import { EVENT_HEADERS, headerText } from './message-headers';
 import { consumedMessages, consumerLag, deadLetteredMessages } from './metrics';
 import { enqueueEvent } from './outbox';
 import { OutboxRelay } from './outbox-relay';
-import { createKafkaTestDatabase, createTestKafka, rawExecutor, type KafkaTestDatabase } from '../test/support/kafka-test-setup';
+import { createKafkaTestDatabase, createTestKafka, rawSqlClient, type KafkaTestDatabase } from '../test/support/kafka-test-setup';
 import { ensureTopics } from './topics';
 
 const logger = createLogger('consumer-test', 'silent');
@@ -80,7 +80,7 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      if (await recordFirstDelivery(rawExecutor(client), 'consumer-test', event.id)) {
+      if (await recordFirstDelivery(rawSqlClient(client), 'consumer-test', event.id)) {
         await client.query('INSERT INTO applied (message_id, n) VALUES ($1, $2)', [event.id, event.data.n]);
       }
       fail();
@@ -218,7 +218,7 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     const requestId = `req_${randomUUID().replace(/-/g, '')}`;
     const tenant = { accountId: 'acct_request_id_test', mode: 'live' as const };
     const written = await withRequestId(requestId, () =>
-      enqueueEvent(rawExecutor(database.db), { topic, type: 'thing.happened', aggregateId: 'agg_request', tenant, data: { n: 42 } }),
+      enqueueEvent(rawSqlClient(database.db), { topic, type: 'thing.happened', aggregateId: 'agg_request', tenant, data: { n: 42 } }),
     );
     expect(written.request_id).toBe(requestId);
 

@@ -1,4 +1,4 @@
-import type { RawSqlExecutor } from './outbox';
+import type { RawSqlClient } from '@ticketing/db';
 
 /**
  * The consumer side of exactly-once effects: inside the transaction that applies an event,
@@ -8,7 +8,7 @@ import type { RawSqlExecutor } from './outbox';
  * now(), PRIMARY KEY (consumer, message_id)).
  */
 /** True the first time this consumer sees the message; false for a redelivery. */
-export async function recordFirstDelivery(tx: RawSqlExecutor, consumer: string, messageId: string): Promise<boolean> {
+export async function recordFirstDelivery(tx: RawSqlClient, consumer: string, messageId: string): Promise<boolean> {
   const inserted = await tx.$executeRaw`INSERT INTO inbox_messages (consumer, message_id)
     VALUES (${consumer}, ${messageId}) ON CONFLICT DO NOTHING`;
   return inserted === 1;

@@ -12,7 +12,7 @@ import { recordFirstDelivery } from './inbox';
 import { enqueueEvent } from './outbox';
 import { oldestUnpublishedAge, unpublishedMessages } from './metrics';
 import { OutboxRelay, type OutboxProducer } from './outbox-relay';
-import { createKafkaTestDatabase, createTestKafka, rawExecutor, TEST_BROKERS, type KafkaTestDatabase } from '../test/support/kafka-test-setup';
+import { createKafkaTestDatabase, createTestKafka, rawSqlClient, TEST_BROKERS, type KafkaTestDatabase } from '../test/support/kafka-test-setup';
 import { ensureTopics } from './topics';
 
 const logger = createLogger('outbox-relay-test', 'silent');
@@ -34,7 +34,7 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
 
   afterAll(() => database.drop());
 
-  const enqueue = (aggregateId: string, n: number) => enqueueEvent(rawExecutor(db), { topic, type: 'thing.happened', aggregateId, tenant, data: { n } });
+  const enqueue = (aggregateId: string, n: number) => enqueueEvent(rawSqlClient(db), { topic, type: 'thing.happened', aggregateId, tenant, data: { n } });
   const publishedAt = async (id: string) => (await db.query<{ published_at: Date | null }>('SELECT published_at FROM outbox_messages WHERE id = $1', [id])).rows[0]!.published_at;
 
   /** Everything on the test topic from now on, as it arrives. */
@@ -52,7 +52,7 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
   }
 
   it('publishes every committed message exactly once across two relay replicas, oldest first per key', async () => {
-    const executor = rawExecutor(db);
+    const executor = rawSqlClient(db);
     const enqueued: string[] = [];
     for (let n = 0; n < 60; n += 1) {
       const envelope = await enqueueEvent(executor, { topic, type: 'thing.happened', aggregateId: `agg_${n % 3}`, tenant, data: { n } });
@@ -92,7 +92,7 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
   });
 
   it('records a message for a consumer only once', async () => {
-    const executor = rawExecutor(db);
+    const executor = rawSqlClient(db);
     expect(await recordFirstDelivery(executor, 'billing', 'msg_1')).toBe(true);
     expect(await recordFirstDelivery(executor, 'billing', 'msg_1')).toBe(false);
     expect(await recordFirstDelivery(executor, 'reporting', 'msg_1')).toBe(true);

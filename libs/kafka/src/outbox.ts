@@ -1,5 +1,6 @@
 import type { DomainEventEnvelope, EventTypeOf, PayloadsOf, TopicDefinition } from '@ticketing/contracts';
 import type { Tenant } from '@ticketing/auth';
+import type { RawSqlClient } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
 import { currentRequestId } from '@ticketing/observability';
 
@@ -12,11 +13,6 @@ import { currentRequestId } from '@ticketing/observability';
  *   claimed_by TEXT, claimed_until TIMESTAMPTZ (a relay's lease, see outbox-claims.ts),
  * and the index (position) WHERE published_at IS NULL.
  */
-/** Any Prisma client or interactive-transaction client. */
-export interface RawSqlExecutor {
-  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number>;
-}
-
 export interface OutgoingEvent<TTopic extends TopicDefinition, TType extends EventTypeOf<TTopic>> {
   topic: TTopic;
   type: TType;
@@ -57,7 +53,7 @@ export function outboxRow<TTopic extends TopicDefinition, TType extends EventTyp
 
 /** Writes the event in the caller's transaction, stamped with the request being served (if any). */
 export async function enqueueEvent<TTopic extends TopicDefinition, TType extends EventTypeOf<TTopic>>(
-  tx: RawSqlExecutor,
+  tx: RawSqlClient,
   event: OutgoingEvent<TTopic, TType>,
 ): Promise<DomainEventEnvelope<TType, PayloadsOf<TTopic>[TType]>> {
   const row = outboxRow(event);

@@ -3,7 +3,7 @@ import type { Kafka } from 'kafkajs';
 import type { Logger } from '@ticketing/observability';
 import { createEmptyTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createKafka } from '../../src/client';
-import type { RawSqlExecutor } from '../../src/outbox';
+import type { RawSqlClient } from '@ticketing/db';
 import { OUTBOX_CHANNEL } from '../../src/outbox-listener';
 
 /** The library's two tables and the outbox's commit trigger, as every service's migrations create them (outbox.ts, inbox.ts, outbox-listener.ts). */
@@ -39,13 +39,12 @@ export async function createKafkaTestDatabase(): Promise<KafkaTestDatabase> {
   };
 }
 
-/** `$executeRaw` over a plain pg client, as Prisma's tagged template would run it. */
-export function rawExecutor(client: ClientBase): RawSqlExecutor {
+/** Prisma's raw tagged templates over a plain pg client, run as Prisma would run them. */
+export function rawSqlClient(client: ClientBase): RawSqlClient {
+  const run = (query: TemplateStringsArray, values: unknown[]) => client.query(query.reduce((sql, part, index) => `${sql}$${index}${part}`), values);
   return {
-    async $executeRaw(query, ...values) {
-      const text = query.reduce((sql, part, index) => `${sql}$${index}${part}`);
-      return (await client.query(text, values)).rowCount ?? 0;
-    },
+    $executeRaw: async (query, ...values) => (await run(query, values)).rowCount ?? 0,
+    $queryRaw: async <T>(query: TemplateStringsArray, ...values: unknown[]) => (await run(query, values)).rows as T,
   };
 }
 
