@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
-import { CHECKOUT_SCOPES, effectiveScopes, hashApiKey, keyCacheEntry, SECRET_SCOPES, type CachedKey, type Scope } from '@ticketing/auth';
+import { CHECKOUT_SCOPES, effectiveScopes, hashApiKey, KEY_CACHE_TTL_SECONDS, keyCacheEntry, keyGenerationEntry, SECRET_SCOPES, type CachedKey, type Scope } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { connectCachingRedis, connectRedis, type RedisClient } from '@ticketing/redis';
 import { silenceableRedis, waitFor } from '@ticketing/testing';
@@ -145,6 +145,21 @@ describe('authentication', () => {
     const refused = await call('GET', '/v1/events', { key: issued.secret });
     expectEnvelope(refused, 401, 'invalid_api_key');
     expect(refused.body.error.message).toMatch(/revoked/);
+  });
+
+  it('does not cache what identity read of an account before a change that dropped the key’s entry during the lookup', async () => {
+    const issued = identity.issueKey({ scopes: [] });
+    const keyHash = hashApiKey(issued.secret);
+    identity.afterVerifyRead = async () => {
+      identity.afterVerifyRead = null;
+      identity.renameAccount(issued.accountId, 'Renamed Account');
+      // What identity's KeyCache.forgetAccountKeys does once the change has committed.
+      await redis.multi().incr(keyGenerationEntry(keyHash)).expire(keyGenerationEntry(keyHash), KEY_CACHE_TTL_SECONDS).del(keyCacheEntry(keyHash)).exec();
+    };
+    expect((await call('GET', '/v1/account', { key: issued.secret })).body.name).toBe('Double Account');
+    expect(await redis.get(keyCacheEntry(keyHash))).toBeNull();
+    expect((await call('GET', '/v1/account', { key: issued.secret })).body.name).toBe('Renamed Account');
+    expect(JSON.parse((await redis.get(keyCacheEntry(keyHash)))!).account.name).toBe('Renamed Account');
   });
 
   it('honours a bare tombstone, and a key identity reports as revoked', async () => {

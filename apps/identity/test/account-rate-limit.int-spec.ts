@@ -1,4 +1,4 @@
-import { hashApiKey, keyCacheEntry } from '@ticketing/auth';
+import { hashApiKey, KEY_CACHE_TTL_SECONDS, keyCacheEntry, keyGenerationEntry } from '@ticketing/auth';
 import { KeyCache } from '../src/cache/key-cache';
 import { ActivateLiveModeUseCase } from '../src/usecases/activate-live-mode/activate-live-mode.usecase';
 import { SetAccountRateLimitUseCase } from '../src/usecases/set-account-rate-limit/set-account-rate-limit.usecase';
@@ -50,16 +50,23 @@ describe("identity: an account's own rate limit, carried by VerifyApiKey (real P
     const entry = (secret: string) => keyCacheEntry(hashApiKey(secret));
     const cacheAsGateway = (secret: string) => identity.redis.set(entry(secret), JSON.stringify({ cached: 'by a gateway' }));
     const cached = async (secret: string) => (await identity.redis.exists(entry(secret))) === 1;
+    /** The key's generation: a gateway that read another before asking identity fills nothing. */
+    const generation = (secret: string) => identity.redis.get(keyGenerationEntry(hashApiKey(secret)));
 
     await cacheAsGateway(account.testRoot.secret);
     await cacheAsGateway(other.testRoot.secret);
     await setRateLimit.execute({ accountId: account.id, perSecond: 3 });
     expect(await cached(account.testRoot.secret)).toBe(false);
     expect(await cached(other.testRoot.secret)).toBe(true);
+    expect([await generation(account.testRoot.secret), await generation(other.testRoot.secret)]).toEqual(['1', null]);
+    const generationTtl = await identity.redis.ttl(keyGenerationEntry(hashApiKey(account.testRoot.secret)));
+    expect(generationTtl).toBeGreaterThan(0);
+    expect(generationTtl).toBeLessThanOrEqual(KEY_CACHE_TTL_SECONDS);
 
     await cacheAsGateway(account.testRoot.secret);
     const live = await new ActivateLiveModeUseCase(identity.prisma, new KeyCache(identity.redis)).execute({ accountId: account.id });
     expect(await cached(account.testRoot.secret)).toBe(false);
+    expect(await generation(account.testRoot.secret)).toBe('2');
     await expect(identity.verifyApiKey({ key_hash: hashApiKey(account.testRoot.secret) })).resolves.toMatchObject({ account: { live_mode_activated: true } });
     expect(live.secret).toMatch(/^sk_live_/);
     await identity.redis.del(entry(other.testRoot.secret));

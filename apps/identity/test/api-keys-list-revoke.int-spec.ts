@@ -125,7 +125,7 @@ describe('identity: listing and revoking keys (real PostgreSQL, Redis and gRPC)'
       expect(cached.entry).toEqual(REVOKED_KEY_ENTRY);
       expect(cached.ttl).toBeGreaterThan(KEY_CACHE_TTL_SECONDS - 10);
       expect(cached.ttl).toBeLessThanOrEqual(KEY_CACHE_TTL_SECONDS);
-      // A gateway fill racing the revocation (SET NX) cannot bring the key back.
+      // A gateway fill racing the revocation (it writes only where no entry is) cannot bring the key back.
       expect(await identity.redis.set(name, JSON.stringify(cachedByGateway), { condition: 'NX', expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } })).toBeNull();
 
       await expect(identity.verifyApiKey({ key_hash: hashApiKey(victim.secret) })).resolves.toMatchObject({ revoked: true });

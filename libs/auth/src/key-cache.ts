@@ -2,8 +2,12 @@ import type { KeyKind, Mode } from './scopes';
 
 /**
  * The key-verification cache in Redis, shared by the gateway (reads, fills) and identity
- * (writes a tombstone on revocation). Identity's write is unconditional and the gateway fills
- * only with SET NX, so a fill racing a revocation can never resurrect a revoked key.
+ * (writes a tombstone on revocation, drops entries when an account changes; decision 0007).
+ * Identity's tombstone is unconditional and the gateway fills only where no entry is, so a fill
+ * racing a revocation can never resurrect a revoked key. Each key also has a generation, which
+ * identity bumps as it drops the key's entry; the gateway reads it before asking identity and
+ * fills only while it is unchanged, so a fill that read the account before a change cannot
+ * land after the change dropped the entry.
  */
 export interface CachedKey {
   key_id: string;
@@ -35,4 +39,13 @@ export const KEY_CACHE_TTL_SECONDS = 300;
 
 export function keyCacheEntry(keyHash: string): string {
   return `apikey:${keyHash}`;
+}
+
+/**
+ * The key's generation: a counter identity increments, in the same transaction that drops the
+ * key's entry, whenever what the entry says may have changed. It expires KEY_CACHE_TTL_SECONDS
+ * after its last change, far longer than any lookup lasts, and then reads as absent again.
+ */
+export function keyGenerationEntry(keyHash: string): string {
+  return `apikey-generation:${keyHash}`;
 }

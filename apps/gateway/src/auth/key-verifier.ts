@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { hashApiKey, KEY_CACHE_TTL_SECONDS, KEY_KINDS, keyCacheEntry, looksLikeApiKey, MODES, type CachedKey } from '@ticketing/auth';
+import { hashApiKey, KEY_CACHE_TTL_SECONDS, KEY_KINDS, keyCacheEntry, keyGenerationEntry, looksLikeApiKey, MODES, type CachedKey } from '@ticketing/auth';
 import type { identityV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { callUnary, type CallerOptions } from '@ticketing/grpc';
@@ -51,12 +51,23 @@ function parsedEntry(text: string): CachedKey {
 }
 
 /**
+ * Fills a key's entry only if none is there (identity's revocation tombstone, written
+ * unconditionally, always wins) and the key's generation is still the one read before identity
+ * was asked (an account change since then dropped the entry, and what identity answered may
+ * predate it). Answers 1 when it filled.
+ */
+const FILL_SCRIPT = `
+if (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 0 end
+if redis.call('SET', KEYS[1], ARGV[2], 'NX', 'EX', ARGV[3]) then return 1 end
+return 0`;
+
+/**
  * Resolves a presented key to the key record it names: the cache entry in Redis first, identity
- * on a miss. Keys travel only as their SHA-256 hash. The cache is filled with SET NX so that
- * identity's revocation tombstone, written unconditionally, always wins a race with a fill.
- * Entries are read through a client-side-caching Redis client, so a key seen before costs no
- * round trip at all, and a revocation still reaches this process before identity's write is
- * acknowledged (decision 0007).
+ * on a miss. Keys travel only as their SHA-256 hash. A fill never replaces an entry and never
+ * lands after an account change that began after its lookup (`FILL_SCRIPT`), so neither a
+ * revoked key nor an account's old facts come back. Entries are read through a
+ * client-side-caching Redis client, so a key seen before costs no round trip at all, and a
+ * revocation still reaches this process before identity's write is acknowledged (decision 0007).
  */
 export class KeyVerifier {
   constructor(
@@ -78,10 +89,13 @@ export class KeyVerifier {
   }
 
   private async resolveAndCache(entry: string, keyHash: string, requestId: string): Promise<CachedKey> {
+    const generation = keyGenerationEntry(keyHash);
+    const generationBefore = (await redisAnswer(this.redis.get(generation))) ?? '';
     const key = await this.lookUp(keyHash, requestId);
-    const filled = await redisAnswer(this.redis.set(entry, JSON.stringify(key), { condition: 'NX', expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } }));
-    if (filled !== null) return key;
+    const fill = this.redis.eval(FILL_SCRIPT, { keys: [entry, generation], arguments: [generationBefore, JSON.stringify(key), String(KEY_CACHE_TTL_SECONDS)] });
+    if ((await redisAnswer(fill)) === 1) return key;
     // Someone wrote the entry since our read, possibly identity revoking the key: theirs is newer.
+    // Or the account changed during the lookup: this request, concurrent with the change, is answered as it was read.
     const winner = await redisAnswer(this.redis.get(entry));
     return winner === null ? key : fromCache(winner);
   }

@@ -22,6 +22,10 @@ export interface IssuedKey {
 export class IdentityDouble {
   private readonly keys: StoredKey[] = [];
   verifyCalls = 0;
+  /** Account names changed since their keys were issued ('Double Account' otherwise). */
+  private readonly accountNames = new Map<string, string>();
+  /** Runs after VerifyApiKey has read a key and before it answers: what happens meanwhile is too late for its answer. */
+  afterVerifyRead: (() => Promise<void>) | null = null;
   /** Minting with this label answers a CreatedApiKey without its key, which the gateway cannot present. */
   static readonly BROKEN_LABEL = 'answer without the key';
 
@@ -44,6 +48,10 @@ export class IdentityDouble {
     return { secret: generated.secret, accountId, principal: this.principal(stored) };
   }
 
+  renameAccount(accountId: string, name: string): void {
+    this.accountNames.set(accountId, name);
+  }
+
   private principal({ accountId, record, rateLimitPerSecond }: StoredKey): identityV1.ApiKeyPrincipal {
     return {
       key_id: record.id,
@@ -54,7 +62,7 @@ export class IdentityDouble {
       scopes: record.scopes,
       revoked: record.revoked_at !== '',
       rate_limit_per_second: rateLimitPerSecond,
-      account: { id: accountId, name: 'Double Account', mode: record.mode, live_mode_activated: false, created_at: '2027-01-01T00:00:00.000Z' },
+      account: { id: accountId, name: this.accountNames.get(accountId) ?? 'Double Account', mode: record.mode, live_mode_activated: false, created_at: '2027-01-01T00:00:00.000Z' },
     };
   }
 
@@ -64,7 +72,9 @@ export class IdentityDouble {
         this.verifyCalls += 1;
         const key = this.keys.find((candidate) => candidate.hash === key_hash);
         if (!key) throw ApiError.resourceMissing('api key', key_hash.slice(0, 8));
-        return this.principal(key);
+        const principal = this.principal(key);
+        await this.afterVerifyRead?.();
+        return principal;
       },
       createApiKey: async (request, context) => {
         const issued = this.issueKey({

@@ -1,13 +1,14 @@
-import { KEY_CACHE_TTL_SECONDS, keyCacheEntry, REVOKED_KEY_ENTRY } from '@ticketing/auth';
+import { KEY_CACHE_TTL_SECONDS, keyCacheEntry, keyGenerationEntry, REVOKED_KEY_ENTRY } from '@ticketing/auth';
 import type { RedisClient } from '@ticketing/redis';
 import type { ApiKeyRecord } from '../domain/api-key';
 
 /**
  * Identity's side of the gateway's key-verification cache (libs/auth key-cache.ts): a revoked
  * key's entry is overwritten unconditionally, so neither an earlier fill nor one racing the
- * revocation (the gateway fills with SET NX) can let the key through again. When an account
- * changes (live mode, rate limit), its keys' entries are dropped, so every gateway asks identity
- * again on each key's next request.
+ * revocation (the gateway fills only an absent entry) can let the key through again. When an
+ * account changes (live mode, rate limit), its keys' entries are dropped and their generations
+ * bumped in one transaction, so every gateway asks identity again on each key's next request,
+ * and a gateway that read the account before the change cannot fill the entry after it.
  */
 export class KeyCache {
   constructor(private readonly redis: RedisClient) {}
@@ -17,6 +18,11 @@ export class KeyCache {
   }
 
   async forgetAccountKeys(keyHashes: readonly string[]): Promise<void> {
-    if (keyHashes.length > 0) await this.redis.del(keyHashes.map(keyCacheEntry));
+    if (keyHashes.length === 0) return;
+    const forget = this.redis.multi();
+    for (const keyHash of keyHashes) {
+      forget.incr(keyGenerationEntry(keyHash)).expire(keyGenerationEntry(keyHash), KEY_CACHE_TTL_SECONDS);
+    }
+    await forget.del(keyHashes.map(keyCacheEntry)).exec();
   }
 }
