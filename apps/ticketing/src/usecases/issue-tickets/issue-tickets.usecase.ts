@@ -41,9 +41,9 @@ interface PreparedOrder {
  *    database, and nothing at all while catalog's refusal is recent (decision 0037): the cheap
  *    path of an on-sale rush.
  * 2. Settle a sale's admission by whether the event's waiting room was enabled when the units
- *    were held (decision 0034). Check a seated tier's seat hold. Price again, for the buyer as a customer, when the buyer
- *    entered a discount code or a discount limited per customer could apply (catalog priced a
- *    buyer named by email as a guest). A comp is free.
+ *    were held (decision 0034). Check a seated tier's seat hold. Price again, for the buyer as
+ *    a customer, when the buyer entered a discount code or a discount limited per customer
+ *    could apply (catalog priced a buyer named by email as a guest). A comp is free.
  * 3. One statement records the issuance as pending with its customer (found by email or
  *    created), checking the payment against the price first; under an Idempotency-Key, the same
  *    statement seals the issuance's id as the key's result.
