@@ -13,6 +13,7 @@ import { currentRequestId } from '@ticketing/observability';
  *   claimed_by TEXT, claimed_until TIMESTAMPTZ (a relay's lease, see outbox-claims.ts),
  * and the index (position) WHERE published_at IS NULL.
  */
+/** An event a use case publishes, typed by its topic's catalogue of event types and payloads. */
 export interface OutgoingEvent<TTopic extends TopicDefinition, TType extends EventTypeOf<TTopic>> {
   topic: TTopic;
   type: TType;
