@@ -52,17 +52,15 @@ export class ReservationRepository {
    * a sale a published event, an open sales window and a quantity within the per-order limits;
    * for a comp, an event not yet canceled or completed. A refusal answers the tier and event
    * status it was refused on, so explaining it costs no further query. Units taken come with
-   * whether the event's waiting room is enabled, as of the statement's start (decision 0034).
-   * One outcome per request.
+   * whether the event's waiting room is enabled, read with its status (decision 0034). One
+   * outcome per request.
    */
   async reserveAll(tenant: Tenant, eventId: string, tierId: string, requests: ReadonlyArray<{ request: ReservationRequest; at: Date }>): Promise<ReserveOutcome[]> {
     const column = <T>(pick: (entry: { request: ReservationRequest; at: Date }) => T) => requests.map(pick);
     const rows = await this.db.$queryRaw<Array<{ ordinal: number; outcome: ReserveOutcome['outcome']; event_status: string | null; tier: TierJson | null; waiting_room_enabled: boolean | null }>>`
-      SELECT b.ordinal, b.outcome, b.event_status, b.tier, e.waiting_room_enabled
-        FROM reserve_inventory_batch(${tenant.accountId}, ${tenant.mode}, ${eventId}, ${tierId},
-               ${column((entry) => entry.request.id)}::text[], ${column((entry) => entry.request.kind)}::text[], ${column((entry) => entry.request.quantity)}::int[],
-               ${column((entry) => entry.request.expires_at)}::timestamptz[], ${column((entry) => entry.at)}::timestamptz[]) AS b
-        LEFT JOIN events e ON e.id = ${eventId} AND e.account_id = ${tenant.accountId} AND e.mode = ${tenant.mode}`;
+      SELECT ordinal, outcome, event_status, tier, waiting_room_enabled FROM reserve_inventory_batch(${tenant.accountId}, ${tenant.mode}, ${eventId}, ${tierId},
+        ${column((entry) => entry.request.id)}::text[], ${column((entry) => entry.request.kind)}::text[], ${column((entry) => entry.request.quantity)}::int[],
+        ${column((entry) => entry.request.expires_at)}::timestamptz[], ${column((entry) => entry.at)}::timestamptz[])`;
     if (rows.length !== requests.length) throw new Error(`reserve_inventory_batch answered ${rows.length} rows for ${requests.length} reservations`);
     return rows
       .sort((a, b) => a.ordinal - b.ordinal)

@@ -1,0 +1,63 @@
+-- Reservations answer whether the event's waiting room is enabled (decision 0034): ticketing
+-- holds a sale to the room as it was when its units were held. The function reads it with the
+-- event's status, after locking the tier, so taking the units and this answer see the same event.
+-- Otherwise reserve_inventory_batch is as 20261128000000 made it; its answer gains a column, so
+-- it is dropped and created again.
+DROP FUNCTION reserve_inventory_batch(text, text, text, text, text[], text[], integer[], timestamptz[], timestamptz[]);
+
+CREATE FUNCTION reserve_inventory_batch(
+  p_account_id text, p_mode text, p_event_id text, p_tier_id text,
+  p_ids text[], p_kinds text[], p_quantities integer[], p_expires_at timestamptz[], p_at timestamptz[]
+) RETURNS TABLE (ordinal integer, outcome text, event_status text, tier json, waiting_room_enabled boolean) LANGUAGE plpgsql AS $$
+DECLARE
+  t tiers;
+  status_now text;
+  room_now boolean;
+  currency_now text;
+  i integer;
+  changed boolean := false;
+BEGIN
+  SELECT * INTO t FROM tiers
+   WHERE tiers.id = p_tier_id AND tiers.event_id = p_event_id AND tiers.account_id = p_account_id AND tiers.mode = p_mode
+     FOR UPDATE;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT g::integer, 'not_claimed'::text, NULL::text, NULL::json, NULL::boolean FROM generate_subscripts(p_ids, 1) AS g;
+    RETURN;
+  END IF;
+  SELECT e.status, e.currency, e.waiting_room_enabled INTO status_now, currency_now, room_now FROM events e WHERE e.id = t.event_id;
+
+  FOR i IN 1 .. coalesce(array_length(p_ids, 1), 0) LOOP
+    ordinal := i;
+    INSERT INTO inventory_reservations (id, account_id, mode, event_id, tier_id, kind, quantity, status, expires_at, created_at)
+    VALUES (p_ids[i], t.account_id, t.mode, t.event_id, t.id, p_kinds[i], p_quantities[i], 'held', p_expires_at[i], p_at[i])
+    ON CONFLICT (id) DO NOTHING;
+    IF NOT FOUND THEN
+      outcome := 'not_claimed'; event_status := NULL; tier := NULL; waiting_room_enabled := NULL;
+      RETURN NEXT;
+      CONTINUE;
+    END IF;
+
+    IF t.held + t.sold + p_quantities[i] <= t.capacity
+       AND (status_now = 'published' OR (status_now = 'draft' AND p_kinds[i] = 'comp'))
+       AND (p_kinds[i] = 'comp' OR (
+             (t.sales_start_at IS NULL OR t.sales_start_at <= p_at[i]) AND (t.sales_end_at IS NULL OR t.sales_end_at > p_at[i])
+             AND p_quantities[i] >= t.min_per_order AND (t.max_per_order IS NULL OR p_quantities[i] <= t.max_per_order))) THEN
+      t.held := t.held + p_quantities[i];
+      t.updated_at := p_at[i];
+      changed := true;
+      outcome := 'taken';
+    ELSE
+      DELETE FROM inventory_reservations r WHERE r.id = p_ids[i];
+      outcome := 'refused';
+    END IF;
+    event_status := status_now;
+    waiting_room_enabled := room_now;
+    tier := tier_json(t, currency_now);
+    RETURN NEXT;
+  END LOOP;
+
+  IF changed THEN
+    UPDATE tiers SET held = t.held, updated_at = t.updated_at WHERE tiers.id = t.id;
+  END IF;
+END
+$$;
