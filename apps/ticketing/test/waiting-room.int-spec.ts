@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
@@ -16,16 +16,16 @@ import { QUEUE_IDLE_TTL_MS, QueueStore } from '../src/waiting-room/queue-store';
 const logger = createLogger('ticketing-test', 'silent');
 const callerOf = (tenant: Tenant): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: tenant.accountId, mode: tenant.mode } });
 
-/** Each tenant's events' waiting rooms as catalog has them now, by `account/mode/event`. */
+/** Each tenant's events' waiting rooms as catalog has them now, by tenant and event. */
 class CatalogRooms {
   private readonly rooms = new Map<string, EventFacts['waitingRoom']>();
 
   set(tenant: Tenant, eventId: string, room: EventFacts['waitingRoom']): void {
-    this.rooms.set(`${tenant.accountId}/${tenant.mode}/${eventId}`, room);
+    this.rooms.set(`${tenantKey(tenant)}/${eventId}`, room);
   }
 
   async eventFacts(claims: InternalClaims, eventId: string): Promise<EventFacts> {
-    const room = this.rooms.get(`${claims.tenant!.account_id}/${claims.tenant!.mode}/${eventId}`);
+    const room = this.rooms.get(`${tenantKey({ accountId: claims.tenant!.account_id, mode: claims.tenant!.mode })}/${eventId}`);
     if (!room) throw ApiError.resourceMissing('event', eventId);
     return { name: 'Night', startsAt: '2027-03-01T20:00:00.000Z', waitingRoom: room };
   }

@@ -1,4 +1,5 @@
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { tenantKey, type Tenant } from '@ticketing/auth';
 import { catalogV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { implementService, type AsyncServiceImplementation, type CallContext, type GrpcServerOptions } from '@ticketing/grpc';
@@ -60,12 +61,12 @@ export class CatalogDouble {
   }
 
   /** A tier on sale in a new event of `tenant`, or in `eventId`. */
-  addTier(tenant: { accountId: string; mode: string }, fields: { price: number; capacity: number; currency?: string; rank?: number; eventId?: string }): { eventId: string; tierId: string } {
+  addTier(tenant: Tenant, fields: { price: number; capacity: number; currency?: string; rank?: number; eventId?: string }): { eventId: string; tierId: string } {
     const eventId = fields.eventId ?? newId('evt');
     const tierId = newId('tier');
     const now = new Date().toISOString();
     this.tiers.set(tierId, {
-      tenant: `${tenant.accountId}/${tenant.mode}`,
+      tenant: tenantKey(tenant),
       tier: {
         id: tierId,
         livemode: tenant.mode === 'live',
@@ -154,7 +155,7 @@ export class CatalogDouble {
 
   private tierOf(id: string, eventId: string, context: CallContext): catalogV1.Tier {
     const stored = this.tiers.get(id);
-    if (!stored || stored.tenant !== tenantKey(context) || stored.tier.event_id !== eventId) throw ApiError.resourceMissing('tier', id, 'tier_id');
+    if (!stored || stored.tenant !== tenantKey(context.tenant) || stored.tier.event_id !== eventId) throw ApiError.resourceMissing('tier', id, 'tier_id');
     return stored.tier;
   }
 
@@ -226,7 +227,7 @@ export class CatalogDouble {
 
   /** Every tier of the event in one page (the tests' events have a handful). */
   private listTiers(request: catalogV1.ListTiersRequest, context: CallContext): catalogV1.TierList {
-    const tiers = [...this.tiers.values()].filter(({ tenant, tier }) => tenant === tenantKey(context) && tier.event_id === request.event_id).map(({ tier }) => ({ ...tier }));
+    const tiers = [...this.tiers.values()].filter(({ tenant, tier }) => tenant === tenantKey(context.tenant) && tier.event_id === request.event_id).map(({ tier }) => ({ ...tier }));
     return { data: tiers.sort((a, b) => (a.id < b.id ? 1 : -1)), has_more: false };
   }
 
@@ -241,7 +242,7 @@ export class CatalogDouble {
   private inventoryHandlers(): AsyncServiceImplementation<catalogV1.InventoryServiceServer> {
     const settle = (id: string, context: CallContext, to: 'committed' | 'released'): catalogV1.Reservation => {
       const stored = this.reservations.get(id);
-      if (!stored || stored.tenant !== tenantKey(context)) throw ApiError.resourceMissing('reservation', id, 'reservation_id');
+      if (!stored || stored.tenant !== tenantKey(context.tenant)) throw ApiError.resourceMissing('reservation', id, 'reservation_id');
       const { reservation } = stored;
       if (reservation.status === 'held') {
         const tier = this.tiers.get(reservation.tier_id)!.tier;
@@ -279,14 +280,14 @@ export class CatalogDouble {
           quote: undefined,
           waiting_room_enabled: false,
         };
-        this.reservations.set(reservation.id, { tenant: tenantKey(context), reservation });
+        this.reservations.set(reservation.id, { tenant: tenantKey(context.tenant), reservation });
         return { ...reservation, tier: { ...tier }, quote: this.quoteOf(reservation, request.customer_id), waiting_room_enabled };
       },
       commitReservation: async (request, context) => settle(request.reservation_id, context, 'committed'),
       releaseReservation: async (request, context) => settle(request.reservation_id, context, 'released'),
       returnInventory: async (request, context) => {
         const stored = this.reservations.get(request.reservation_id);
-        if (!stored || stored.tenant !== tenantKey(context)) throw ApiError.resourceMissing('reservation', request.reservation_id, 'reservation_id');
+        if (!stored || stored.tenant !== tenantKey(context.tenant)) throw ApiError.resourceMissing('reservation', request.reservation_id, 'reservation_id');
         const tier = this.tiers.get(stored.reservation.tier_id)!.tier;
         if (!this.returns.has(request.return_id)) {
           if (stored.reservation.status !== 'committed') throw new ApiError('reservation_not_committed', `reservation ${request.reservation_id} is ${stored.reservation.status}`);
@@ -299,4 +300,3 @@ export class CatalogDouble {
   }
 }
 
-const tenantKey = (context: CallContext) => `${context.tenant.accountId}/${context.tenant.mode}`;
