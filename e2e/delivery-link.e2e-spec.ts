@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { internalTokenSecret } from '@ticketing/config';
+import { DeliveryLinks } from '../apps/ticketing/src/delivery/delivery-links';
 import { CHROMIUM_PATH } from '../tools/system/chromium';
 import { repoRoot } from '../tools/system/services';
 import { as, createAccount } from './support/api';
@@ -49,23 +51,36 @@ describe('delivery links in a real browser', () => {
   });
 
   it('shows a clear page, never a ticket, for a forged, expired or retired ticket’s link', async () => {
-    const api = as((await createAccount()).secret_key);
+    const account = await createAccount();
+    const api = as(account.secret_key);
     const { eventId, tierId } = await onSale(api);
     const ticket = (await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 1, payment: { type: 'external', reference: 'o', amount: 2500 } }))).body.tickets[0];
     const { url } = (await api.post(`/v1/tickets/${ticket.id}/delivery_link`, { ttl_seconds: 60 })).body;
     const page = await browser.newPage();
 
+    // A link for this very ticket, signed as ticketing signs them (the system runs with the
+    // development secret), whose time has passed: the shortest link lives a minute.
+    const origin = url.split('/d/')[0];
+    const expired = new DeliveryLinks(internalTokenSecret.parse(undefined), origin).create(
+      { ticketId: ticket.id, tenant: { accountId: account.account_id, mode: 'test' } },
+      new Date(Date.now() - 1_000),
+    );
+    expect((await page.goto(expired))?.status()).toBe(410);
+    expect(await page.locator('[data-refused]').getAttribute('data-refused')).toBe('expired');
+    expect(await page.locator('[data-qr], [data-code], [data-holder]').count()).toBe(0);
+    await page.screenshot({ path: path.join(screenshots, 'delivery-link-expired.png') });
+
     const [head, payload, signature] = url.split('/d/')[1].split('.');
-    const forged = `${url.split('/d/')[0]}/d/${head}.${payload}.${signature.slice(0, -3)}abc`;
+    const forged = `${origin}/d/${head}.${payload}.${signature.slice(0, -3)}abc`;
     expect((await page.goto(forged))?.status()).toBe(404);
     expect(await page.locator('[data-refused]').getAttribute('data-refused')).toBe('invalid');
-    expect(await page.locator('[data-qr]').count()).toBe(0);
+    expect(await page.locator('[data-qr], [data-code], [data-holder]').count()).toBe(0);
     await page.screenshot({ path: path.join(screenshots, 'delivery-link-forged.png') });
 
     await api.post(`/v1/tickets/${ticket.id}/revoke`, { reason: 'Fraud' });
     expect((await page.goto(url))?.status()).toBe(200);
     expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('revoked');
-    expect(await page.locator('[data-qr]').count()).toBe(0);
+    expect(await page.locator('[data-qr], [data-code]').count()).toBe(0);
 
     const refused = await api.post(`/v1/tickets/${ticket.id}/delivery_link`, { ttl_seconds: 59 });
     expect(refused.body.error).toMatchObject({ code: 'parameter_invalid', param: 'ttl_seconds' });

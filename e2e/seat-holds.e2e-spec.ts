@@ -1,6 +1,6 @@
 import type { SeatStatus } from '@ticketing/contracts';
 import { waitFor } from '@ticketing/testing';
-import { as, createAccount } from './support/api';
+import { as, createAccount, type ApiResponse } from './support/api';
 import { onSale } from './support/on-sale';
 import type { Client } from './support/lists';
 
@@ -174,6 +174,32 @@ describe('seat holds through the gateway', () => {
       expect(answers.filter((answer) => answer.status === 409).map((answer) => answer.body.error.code)).toEqual(Array(7).fill('seat_hold_unavailable'));
       expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 1, held: 0 });
       expect((await api.get(`/v1/tickets?event_id=${eventId}`)).body.data).toHaveLength(1);
+    });
+
+    it('refuses another account’s seat hold, to sell from or to release, and the hold stays its owner’s to sell', async () => {
+      const owner = as((await createAccount()).secret_key);
+      const { eventId, tierId } = await seatedEvent(owner);
+      const hold = (await owner.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:4'] })).body;
+      await seatMapShows(owner, eventId, { 'Stalls:A:4': 'held' });
+      const stranger = as((await createAccount()).secret_key);
+      const theirs = await seatedEvent(stranger);
+      const refusals: Array<[string, () => Promise<ApiResponse>, Record<string, unknown>]> = [
+        ['sell from it', () => stranger.post(`/v1/events/${theirs.eventId}/tickets`, seatedSale(theirs.tierId, hold.id, 1)), { status: 400, code: 'resource_missing', param: 'seat_hold_id' }],
+        ['release it under its event', () => stranger.delete(`/v1/events/${eventId}/seats/hold/${hold.id}`), { status: 404, code: 'resource_missing' }],
+        ['release it under their event', () => stranger.delete(`/v1/events/${theirs.eventId}/seats/hold/${hold.id}`), { status: 404, code: 'resource_missing' }],
+      ];
+      for (const [attempt, request, expected] of refusals) {
+        const refused = await request();
+        expect({ attempt, status: refused.status, code: refused.body.error?.code, param: refused.body.error?.param }).toEqual({ attempt, param: undefined, ...expected });
+      }
+      expect((await stranger.get(`/v1/events/${theirs.eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 0, held: 0 });
+      expect((await stranger.get(`/v1/tickets?event_id=${theirs.eventId}`)).body.data).toEqual([]);
+
+      await seatMapShows(owner, eventId, { 'Stalls:A:4': 'held' });
+      expect((await owner.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:4'] })).body.error).toMatchObject({ code: 'seats_unavailable' });
+      const sold = await owner.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, hold.id, 1));
+      expect(sold.status).toBe(200);
+      expect(sold.body.tickets[0].seat).toBe('Stalls:A:4');
     });
 
     it('refuses a seat hold for a tier that is not seated', async () => {

@@ -1,5 +1,5 @@
 import { waitFor } from '@ticketing/testing';
-import { as, createAccount } from './support/api';
+import { activateLive, as, createAccount, type ApiResponse } from './support/api';
 import { doorDevice } from './support/door-device';
 import { ids } from './support/lists';
 import { onSale, PRICE, sale } from './support/on-sale';
@@ -141,14 +141,68 @@ describe('ticket lifecycle through the gateway', () => {
 
   it('keeps accounts apart, and needs tickets:manage', async () => {
     const owner = as((await createAccount()).secret_key);
-    const { ticket } = await oneTicket(owner);
+    const { eventId, ticket } = await oneTicket(owner);
     const stranger = as((await createAccount()).secret_key);
     expect((await stranger.post(`/v1/tickets/${ticket.id}/revoke`, { reason: 'x' })).status).toBe(404);
     const reader = as((await owner.post('/v1/account/keys', { label: 'reader', scopes: ['tickets:read', 'tickets:issue'] })).body.secret);
     const refused = await reader.post(`/v1/tickets/${ticket.id}/refund`, {});
-    expect(refused.status).toBe(403);
-    expect(refused.body.error.message).toBe('Missing required scope: tickets:manage');
-    expect((await owner.get(`/v1/tickets/${ticket.id}`)).body.status).toBe('valid');
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 403,
+      body: { error: { type: 'authorization_error', code: 'forbidden', message: 'Missing required scope: tickets:manage', request_id: refused.headers.get('request-id') } },
+    });
+    expect((await owner.get(`/v1/tickets/${ticket.id}`)).body).toEqual(ticket);
+    expect(await tierCounters(owner, eventId)).toEqual({ held: 0, sold: 1, available: 9 });
+  });
+
+  it('answers 404 to another account’s key and to the live key of the same account for every change of a test ticket, and changes nothing', async () => {
+    const owner = await createAccount();
+    const api = as(owner.secret_key);
+    const { eventId, ticket } = await oneTicket(api);
+    const vip = (await api.post(`/v1/events/${eventId}/tiers`, { name: 'VIP', price: 9000, capacity: 5, rank: 2 })).body.id as string;
+    const others = { stranger: as((await createAccount()).secret_key), live: as((await activateLive(owner.account_id)).secret_key) };
+    for (const [key, other] of Object.entries(others)) {
+      const attempts: Array<[string, () => Promise<ApiResponse>]> = [
+        ['transfer', () => other.post(`/v1/tickets/${ticket.id}/transfer`, { customer: { email: 'bo@example.com' } })],
+        ['refund', () => other.post(`/v1/tickets/${ticket.id}/refund`, {})],
+        ['revoke', () => other.post(`/v1/tickets/${ticket.id}/revoke`, { reason: 'Fraud' })],
+        ['upgrade', () => other.post(`/v1/tickets/${ticket.id}/upgrade`, { tier_id: vip, payment: { type: 'external', reference: 'up', amount: 9000 - PRICE } })],
+        ['upgrade-options', () => other.get(`/v1/tickets/${ticket.id}/upgrade-options`)],
+        ['delivery_link', () => other.post(`/v1/tickets/${ticket.id}/delivery_link`, {})],
+      ];
+      for (const [action, attempt] of attempts) {
+        const refused = await attempt();
+        expect({ key, action, status: refused.status, code: refused.body.error?.code, message: refused.body.error?.message }).toEqual({
+          key,
+          action,
+          status: 404,
+          code: 'resource_missing',
+          message: `No such ticket: '${ticket.id}'`,
+        });
+      }
+      expect((await other.get('/v1/tickets')).body.data).toEqual([]);
+    }
+    expect((await api.get(`/v1/tickets/${ticket.id}`)).body).toEqual(ticket);
+    const tiers = (await api.get(`/v1/events/${eventId}/tiers`)).body.data.map(({ id, held, sold }: { id: string; held: number; sold: number }) => ({ id, held, sold }));
+    expect(tiers).toEqual([
+      { id: vip, held: 0, sold: 0 },
+      { id: ticket.tier_id, held: 0, sold: 1 },
+    ]);
+  });
+
+  it('refuses another account’s customer as a ticket’s new holder, and changes nothing for either account', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, ticket } = await oneTicket(api);
+    const stranger = as((await createAccount()).secret_key);
+    const theirs = await oneTicket(stranger);
+    const refused = await api.post(`/v1/tickets/${ticket.id}/transfer`, { customer_id: theirs.ticket.customer });
+    expect({ status: refused.status, error: refused.body.error }).toMatchObject({
+      status: 400,
+      error: { code: 'resource_missing', param: 'customer_id', message: `No such customer: '${theirs.ticket.customer}'` },
+    });
+    expect((await api.get(`/v1/tickets/${ticket.id}`)).body).toEqual(ticket);
+    expect(await tierCounters(api, eventId)).toEqual({ held: 0, sold: 1, available: 9 });
+    expect(ids((await stranger.get(`/v1/tickets?customer=${theirs.ticket.customer}`)).body)).toEqual([theirs.ticket.id]);
+    expect((await stranger.get(`/v1/tickets/${theirs.ticket.id}`)).body).toEqual(theirs.ticket);
   });
 });
 
@@ -252,6 +306,19 @@ describe('upgrades', () => {
     expect(soldOut.body.error.code).toBe('sold_out');
     expect((await api.get(`/v1/tickets/${ticket.id}`)).body).toEqual(ticket);
     expect(await counters(api, eventId)).toEqual({ [gaId]: { sold: 1, held: 0 }, [vip]: { sold: 1, held: 0 }, [lower]: { sold: 0, held: 0 } });
+  });
+
+  it('refuses another account’s tier as the new tier, and changes nothing for either account', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, gaId, vip, ticket } = await gaAndVip(api);
+    const stranger = as((await createAccount()).secret_key);
+    const theirs = await gaAndVip(stranger);
+    const refused = await api.post(`/v1/tickets/${ticket.id}/upgrade`, { tier_id: theirs.vip, payment: { type: 'external', reference: 'up', amount: difference } });
+    expect({ status: refused.status, error: refused.body.error }).toMatchObject({ status: 400, error: { code: 'resource_missing', param: 'tier_id', message: `No such tier: '${theirs.vip}'` } });
+    expect((await api.get(`/v1/tickets/${ticket.id}`)).body).toEqual(ticket);
+    expect(await counters(api, eventId)).toEqual({ [gaId]: { sold: 1, held: 0 }, [vip]: { sold: 0, held: 0 } });
+    expect(await counters(stranger, theirs.eventId)).toEqual({ [theirs.gaId]: { sold: 1, held: 0 }, [theirs.vip]: { sold: 0, held: 0 } });
+    expect((await stranger.get(`/v1/tickets?tier_id=${theirs.vip}`)).body.data).toEqual([]);
   });
 
   it('lets one of two concurrent upgrades of a ticket win; the other gets 409 and holds nothing', async () => {

@@ -100,6 +100,55 @@ describe('tickets through the gateway', () => {
     expect((await api.get(`/v1/tickets?event_id=${eventId}`)).body.data).toHaveLength(4);
   });
 
+  it('refuses a quantity below the tier’s min_per_order, and sells nothing', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api, { min_per_order: 2 });
+    const refused = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 1, payment: { type: 'external', reference: 'o', amount: PRICE } }));
+    expect({ status: refused.status, error: refused.body.error }).toMatchObject({
+      status: 400,
+      error: { type: 'invalid_request_error', code: 'parameter_invalid', param: 'quantity', message: `quantity must be at least 2 for tier '${tierId}'.` },
+    });
+    expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ min_per_order: 2, held: 0, sold: 0, available: 10 });
+    expect((await api.get(`/v1/tickets?event_id=${eventId}`)).body.data).toEqual([]);
+    expect((await api.post(`/v1/events/${eventId}/tickets`, sale(tierId))).status).toBe(200);
+  });
+
+  it('refuses a tier whose sales have not started, and sells nothing until they have', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api, { sales_start_at: '2099-01-01T00:00:00Z' });
+    const refused = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId));
+    expect({ status: refused.status, error: refused.body.error }).toMatchObject({
+      status: 409,
+      error: { type: 'invalid_request_error', code: 'tier_not_on_sale', message: `Tier '${tierId}' is not on sale now: it sells from 2099-01-01T00:00:00.000Z.` },
+    });
+    expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ held: 0, sold: 0, available: 10 });
+    expect((await api.get(`/v1/tickets?event_id=${eventId}`)).body.data).toEqual([]);
+    expect((await api.patch(`/v1/events/${eventId}/tiers/${tierId}`, { sales_start_at: null })).status).toBe(200);
+    expect((await api.post(`/v1/events/${eventId}/tickets`, sale(tierId))).status).toBe(200);
+  });
+
+  it('refuses another account’s or the other mode’s customer as the holder, and sells nothing', async () => {
+    const owner = await createAccount();
+    const api = as(owner.secret_key);
+    const { eventId, tierId } = await onSale(api);
+    const stranger = as((await createAccount()).secret_key);
+    const live = as((await activateLive(owner.account_id)).secret_key);
+    for (const other of [stranger, live]) {
+      const theirs = (await other.post('/v1/customers', { email: 'cleo@example.com', name: 'Cleo' })).body;
+      const attempts = [
+        await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { customer: undefined, customer_id: theirs.id })),
+        await api.post(`/v1/events/${eventId}/comps`, { tier_id: tierId, customer_id: theirs.id, reason: 'Plus one' }),
+      ];
+      for (const refused of attempts) {
+        expect({ status: refused.status, error: refused.body.error }).toMatchObject({ status: 400, error: { code: 'resource_missing', param: 'customer_id', message: `No such customer: '${theirs.id}'` } });
+      }
+      expect((await other.get(`/v1/customers/${theirs.id}`)).body).toEqual(theirs);
+      expect((await other.get(`/v1/tickets?customer=${theirs.id}`)).body.data).toEqual([]);
+    }
+    expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ held: 0, sold: 0, available: 10 });
+    expect((await api.get(`/v1/tickets?event_id=${eventId}`)).body.data).toEqual([]);
+  });
+
   it('answers a retry under the same Idempotency-Key with the same tickets, sold once', async () => {
     const api = as((await createAccount()).secret_key);
     const { eventId, tierId } = await onSale(api);
@@ -168,8 +217,11 @@ describe('tickets through the gateway', () => {
     const reader = as(minted.body.secret);
     const { eventId, tierId } = await onSale(admin);
     const refused = await reader.post(`/v1/events/${eventId}/tickets`, sale(tierId));
-    expect(refused.status).toBe(403);
-    expect(refused.body.error.message).toBe('Missing required scope: tickets:issue');
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 403,
+      body: { error: { type: 'authorization_error', code: 'forbidden', message: 'Missing required scope: tickets:issue', request_id: refused.headers.get('request-id') } },
+    });
+    expect((await admin.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ held: 0, sold: 0, available: 10 });
     expect((await reader.get('/v1/tickets')).status).toBe(200);
   });
 });

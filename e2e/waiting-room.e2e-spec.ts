@@ -1,5 +1,5 @@
 import { waitFor } from '@ticketing/testing';
-import { as, createAccount } from './support/api';
+import { as, createAccount, type ApiResponse } from './support/api';
 import type { Client } from './support/lists';
 import { onSale, PRICE, sale } from './support/on-sale';
 
@@ -81,6 +81,35 @@ describe('waiting room through the gateway', () => {
     const stranger = as((await createAccount()).secret_key);
     const notFound = await stranger.post(`/v1/events/${roomed.eventId}/queue/join`, {});
     expect({ status: notFound.status, code: notFound.body.error?.code }).toEqual({ status: 404, code: 'resource_missing' });
+  });
+
+  it('refuses another account’s queue entries, to read or to leave: they keep their place and their admission', async () => {
+    const owner = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSaleBehindRoom(owner, 1);
+    const admitted = (await owner.post(`/v1/events/${eventId}/queue/join`, {})).body;
+    const waiting = (await owner.post(`/v1/events/${eventId}/queue/join`, {})).body;
+    expect([admitted.status, waiting.status, waiting.position]).toEqual(['admitted', 'waiting', 1]);
+    const stranger = as((await createAccount()).secret_key);
+    const theirs = await onSaleBehindRoom(stranger, 1);
+    const refusals: Array<[string, () => Promise<ApiResponse>, Record<string, unknown>]> = [];
+    for (const entry of [admitted, waiting]) {
+      refusals.push(
+        [`read ${entry.status} under its event`, () => stranger.get(`/v1/events/${eventId}/queue?entry_id=${entry.id}`), { status: 404, code: 'resource_missing' }],
+        [`leave ${entry.status} under its event`, () => stranger.post(`/v1/events/${eventId}/queue/leave`, { entry_id: entry.id }), { status: 404, code: 'resource_missing' }],
+        [`read ${entry.status} under their event`, () => stranger.get(`/v1/events/${theirs.eventId}/queue?entry_id=${entry.id}`), { status: 400, code: 'resource_missing', param: 'entry_id' }],
+        [`leave ${entry.status} under their event`, () => stranger.post(`/v1/events/${theirs.eventId}/queue/leave`, { entry_id: entry.id }), { status: 400, code: 'resource_missing', param: 'entry_id' }],
+      );
+    }
+    for (const [attempt, request, expected] of refusals) {
+      const refused = await request();
+      expect({ attempt, status: refused.status, code: refused.body.error?.code, param: refused.body.error?.param }).toEqual({ attempt, param: undefined, ...expected });
+    }
+    expect((await stranger.get(`/v1/events/${theirs.eventId}/queue`)).body).toMatchObject({ length: 0, admitted: 0 });
+
+    const queue = (await owner.get(`/v1/events/${eventId}/queue?entry_id=${waiting.id}`)).body;
+    expect(queue).toMatchObject({ length: 1, admitted: 1, entry: { id: waiting.id, status: 'waiting', position: 1 } });
+    expect((await owner.get(`/v1/events/${eventId}/queue?entry_id=${admitted.id}`)).body.entry).toMatchObject({ id: admitted.id, status: 'admitted', admission_token: expect.any(String) });
+    expect((await owner.post(`/v1/events/${eventId}/tickets`, oneTicket(tierId, { admission_token: admitted.admission_token }))).status).toBe(200);
   });
 
   it('gives an admission up when its entry leaves: its token no longer sells', async () => {
