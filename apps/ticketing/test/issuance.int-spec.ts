@@ -1,8 +1,10 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { InternalClaims, Mode, Tenant } from '@ticketing/auth';
-import { TICKETING_TICKET_TOPIC, ticketingV1 } from '@ticketing/contracts';
+import { CATALOG_EVENT_TOPIC, createEventParser, TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC, ticketingV1 } from '@ticketing/contracts';
 import { EarlyKeyClaims } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import { callUnary, createGrpcClient, startGrpcServer, type CallerOptions, type RunningGrpcServer } from '@ticketing/grpc';
@@ -12,7 +14,7 @@ import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
-import { CatalogInventory, type CatalogClients } from '../src/catalog/catalog-inventory';
+import { CatalogInventory, type CatalogClients, type EventFacts } from '../src/catalog/catalog-inventory';
 import { SoldOutMemo } from '../src/catalog/sold-out-memo';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { driveUpgrade, KEY_CLAIM_LEASE_SECONDS, ticketingGrpcServices, type TicketingDependencies } from '../src/grpc/services';
@@ -24,6 +26,10 @@ import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-ho
 import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
 import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
 import { DeliveryLinks } from '../src/delivery/delivery-links';
+import { startTicketPageServer } from '../src/delivery/ticket-page.server';
+import { EVENT_SETTINGS_INBOX } from '../src/consumers/catalog-event.consumer';
+import { CreateDeliveryLinkUseCase } from '../src/usecases/create-delivery-link/create-delivery-link.usecase';
+import { RecordEventSettingsUseCase, type CatalogEventChange } from '../src/usecases/record-event-settings/record-event-settings.usecase';
 import { QueueStore } from '../src/waiting-room/queue-store';
 import { CancelLateTicketsUseCase, LATE_CANCELLATION_WINDOW_MS } from '../src/usecases/cancel-event-tickets/cancel-event-tickets';
 import { EventSettingsRepository } from '../src/repositories/event-settings.repository';
@@ -34,6 +40,7 @@ import type { TicketingIssuance } from '../src/domain/issuance';
 import { IssuanceRepository, type NewIssuance } from '../src/repositories/issuance.repository';
 import { TicketRepository, type UnseatedIssue } from '../src/repositories/ticket.repository';
 import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
+import { ofType, publishedOn } from './support/published';
 
 const tokenSecret = 'ticketing-test-secret-0123456789';
 const options: CallerOptions = { tokenSecret, deadlineMs: 10_000 };
@@ -143,8 +150,17 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const again = await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'order-2', amount: 2500 }, customer: { reference: { $case: 'details', value: { email: 'ann@example.com', name: '' } } } }));
     expect(again.tickets[0]!.customer_id).toBe(customerId);
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 3 });
-    const outbox = await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } });
-    expect(outbox.map((row) => (row.payload as { type: string; data: { ticket_ids: string[] } }).data.ticket_ids)).toEqual([issued.tickets.map((ticket) => ticket.id), [again.tickets[0]!.id]]);
+    const facts = { event_id: eventId, tier_id: tierId, customer_id: customerId, currency: 'EUR', kind: 'sale', discount_id: null };
+    expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).toEqual([
+      expect.objectContaining({
+        type: 'ticket.issued',
+        account_id: claims.tenant!.account_id,
+        mode: 'test',
+        request_id: 'req_test',
+        data: { ...facts, issuance_id: issued.issuance_id, ticket_ids: issued.tickets.map((ticket) => ticket.id), amount: 5000 },
+      }),
+      expect.objectContaining({ type: 'ticket.issued', data: { ...facts, issuance_id: again.issuance_id, ticket_ids: [again.tickets[0]!.id], amount: 2500 } }),
+    ]);
   });
 
   it('gives every ticket its own code, signed with a key the published key set holds', async () => {
@@ -235,10 +251,11 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
 
     expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'released' });
     expect(await prisma.seatClaim.count({ where: { event_id: eventId } })).toBe(0);
-    const seatMessages = (await prisma.outboxMessage.findMany({ where: { message_key: eventId, topic: 'ticketing.seat.v1' }, orderBy: { position: 'asc' } })).map(
-      (row) => (row.payload as { type: string }).type,
-    );
-    expect(seatMessages).toEqual(['seat.held', 'seat.released']);
+    expect((await publishedOn(prisma, TICKETING_SEAT_TOPIC, eventId)).map(({ type, data }) => ({ type, data }))).toEqual([
+      { type: 'seat.held', data: { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], hold_id: hold.id, expires_at: hold.expires_at.toISOString() } },
+      { type: 'seat.released', data: { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], hold_id: hold.id, reason: 'released' } },
+    ]);
+    expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).toEqual([]);
     expect((await holdSeats(['S:1:1'])).status).toBe('active');
   });
 
@@ -251,15 +268,42 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     await callUnary(tickets.revokeTicket.bind(tickets), { id: second!.id, reason: 'Resold by a tout' }, claims, options);
 
     expect(await prisma.seatClaim.count({ where: { event_id: eventId } })).toBe(0);
-    const freed = (await prisma.outboxMessage.findMany({ where: { message_key: eventId, topic: 'ticketing.seat.v1' }, orderBy: { position: 'asc' } }))
-      .map((row) => row.payload as { type: string; data: Record<string, unknown> })
-      .filter((message) => message.type === 'seat.released');
+    const freed = ofType(await publishedOn(prisma, TICKETING_SEAT_TOPIC, eventId), 'seat.released');
     expect(freed.map((message) => message.data)).toEqual([
       { event_id: eventId, seat_ids: ['S:1:1'], reason: 'refunded' },
       { event_id: eventId, seat_ids: ['S:1:2'], reason: 'revoked' },
     ]);
     const again = await holdSeats();
     expect((await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: again.id }))).tickets).toHaveLength(2);
+  });
+
+  it('sells a seat hold’s seats with its issuance: each ticket takes its seat, and seat.sold names the seats after seat.held', async () => {
+    const claims = tenant();
+    const { eventId, tierId, hold } = await seatedOnSale(claims);
+    const sold = await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id }));
+    expect(sold.tickets.map((ticket) => ticket.seat)).toEqual(['S:1:1', 'S:1:2']);
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'sold' });
+
+    expect((await publishedOn(prisma, TICKETING_SEAT_TOPIC, eventId)).map(({ type, data }) => ({ type, data }))).toEqual([
+      { type: 'seat.held', data: { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], hold_id: hold.id, expires_at: hold.expires_at.toISOString() } },
+      { type: 'seat.sold', data: { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'] } },
+    ]);
+    expect((await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).map(({ type, data }) => ({ type, data }))).toEqual([
+      {
+        type: 'ticket.issued',
+        data: {
+          event_id: eventId,
+          tier_id: tierId,
+          issuance_id: sold.issuance_id,
+          customer_id: sold.tickets[0]!.customer_id,
+          ticket_ids: sold.tickets.map((ticket) => ticket.id),
+          amount: 5000,
+          currency: 'EUR',
+          kind: 'sale',
+          discount_id: null,
+        },
+      },
+    ]);
   });
 
   it('under one Idempotency-Key, a retry answers the first issuance and sells nothing more', async () => {
@@ -285,8 +329,9 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       });
       const issued = await Promise.all(calls);
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 4 });
-      const announced = await prisma.outboxMessage.findMany({ where: { message_key: eventId } });
-      const requestIdOf = new Map(announced.map((row) => [(row.payload as { data: { issuance_id: string } }).data.issuance_id, (row.payload as { request_id: string }).request_id]));
+      const announced = ofType(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId), 'ticket.issued');
+      expect(announced).toHaveLength(4);
+      const requestIdOf = new Map(announced.map((message) => [message.data.issuance_id, message.request_id]));
       expect(issued.map((issuance) => requestIdOf.get(issuance.issuance_id))).toEqual(['req_queued_1', 'req_queued_2', 'req_queued_3', 'req_queued_4']);
     });
   });
@@ -490,8 +535,8 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     }
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(5);
     expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'issued' }, { status: 'issued' }]);
-    const announced = await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } });
-    expect(announced.map((row) => row.id).sort()).toEqual([batch[0]!.message.id, batch[1]!.message.id].sort());
+    const announced = await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId);
+    expect(announced.map((message) => message.id).sort()).toEqual([batch[0]!.message.id, batch[1]!.message.id].sort());
     expect(await new TicketRepository(prisma).issueUnseated(owner, [ready(second)])).toEqual([null]);
   });
 
@@ -567,8 +612,22 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       const issued = await issue(claims, withCode(eventId, tierId, 'spring', 4500));
       expect(issued.tickets.map((ticket) => ticket.price)).toEqual([2250, 2250]);
       expect(await prisma.issuance.findUniqueOrThrow({ where: { id: issued.issuance_id } })).toMatchObject({ discount_id: discountId, amount: 4500n });
-      const [announced] = await prisma.outboxMessage.findMany({ where: { message_key: eventId } });
-      expect(announced!.payload).toMatchObject({ type: 'ticket.issued', data: { issuance_id: issued.issuance_id, amount: 4500, discount_id: discountId } });
+      expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).toEqual([
+        expect.objectContaining({
+          type: 'ticket.issued',
+          data: {
+            event_id: eventId,
+            tier_id: tierId,
+            issuance_id: issued.issuance_id,
+            customer_id: issued.tickets[0]!.customer_id,
+            ticket_ids: issued.tickets.map((ticket) => ticket.id),
+            amount: 4500,
+            currency: 'EUR',
+            kind: 'sale',
+            discount_id: discountId,
+          },
+        }),
+      ]);
       expect(catalogSide.double.redemptions(discountId)).toBe(1);
 
       // Its one use is taken: the next buyer is told so, and nothing is held or recorded.
@@ -692,8 +751,22 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await aDayLater.execute()).toBe(0);
     expect(await new CancelLateTicketsUseCase(prisma).execute()).toBeGreaterThanOrEqual(2);
     expect(await statuses()).toEqual([{ status: 'canceled' }, { status: 'canceled' }]);
-    const announced = await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } });
-    expect(announced.map((row) => (row.payload as { type: string }).type)).toEqual(['ticket.issued', 'ticket.canceled', 'ticket.canceled']);
+    const announced = await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId);
+    expect(announced.map((message) => message.type)).toEqual(['ticket.issued', 'ticket.canceled', 'ticket.canceled']);
+    expect(ofType(announced, 'ticket.canceled').map((message) => message.data)).toEqual(
+      issued.tickets.map((ticket) => ({
+        change_id: expect.stringMatching(/^tch_/),
+        ticket_id: ticket.id,
+        event_id: eventId,
+        tier_id: tierId,
+        customer_id: ticket.customer_id,
+        status: 'canceled',
+        code_version: 1,
+        price: 2500,
+        currency: 'EUR',
+        reason: 'The event was canceled.',
+      })),
+    );
     expect(await new CancelLateTicketsUseCase(prisma).execute()).toBe(0);
   });
 
@@ -750,6 +823,40 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(elsewhere.data).toEqual([]);
   });
 
+  it('announces comps with ticket.issued of kind comp and amount 0; a refused comp announces nothing', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims, { capacity: 2 });
+    const compRequest = (quantity: number): ticketingV1.IssueCompsRequest => ({
+      event_id: eventId,
+      tier_id: tierId,
+      quantity,
+      customer: { reference: { $case: 'details', value: { email: 'guest@example.com', name: 'Sam' } } },
+      reason: 'Artist guest list',
+      seat_hold_id: '',
+    });
+    const comped = await callUnary(tickets.issueComps.bind(tickets), compRequest(2), claims, options);
+    await expect(callUnary(tickets.issueComps.bind(tickets), compRequest(1), claims, options)).rejects.toMatchObject({ code: 'sold_out' });
+
+    expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).toEqual([
+      expect.objectContaining({
+        type: 'ticket.issued',
+        account_id: claims.tenant!.account_id,
+        mode: 'test',
+        data: {
+          event_id: eventId,
+          tier_id: tierId,
+          issuance_id: comped.id,
+          customer_id: comped.tickets[0]!.customer_id,
+          ticket_ids: comped.tickets.map((ticket) => ticket.id),
+          amount: 0,
+          currency: 'EUR',
+          kind: 'comp',
+          discount_id: null,
+        },
+      }),
+    ]);
+  });
+
   it('creates customers once per email, case-insensitively', async () => {
     const claims = tenant();
     const created = await callUnary(customers.createCustomer.bind(customers), { email: ' Cleo@Example.com ', name: 'Cleo' }, claims, options);
@@ -777,7 +884,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(refunded).toMatchObject({ status: 'refunded', customer_id: transferred.customer_id, code_version: 2 });
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
 
-      const messages = (await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } })).map((row) => row.payload as { type: string; data: Record<string, unknown> });
+      const messages = await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId);
       expect(messages.map((message) => message.type)).toEqual(['ticket.issued', 'ticket.transferred', 'ticket.refunded']);
       expect(messages[1]!.data).toEqual({
         change_id: expect.stringMatching(/^tch_/),
@@ -792,12 +899,52 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         currency: 'EUR',
         reason: null,
       });
-      expect(messages[2]!.data).toMatchObject({ status: 'refunded', code_version: 2, reason: 'Cannot attend', customer_id: transferred.customer_id });
+      expect(messages[2]!.data).toEqual({
+        change_id: expect.stringMatching(/^tch_/),
+        ticket_id: ticket.id,
+        event_id: eventId,
+        tier_id: tierId,
+        customer_id: transferred.customer_id,
+        status: 'refunded',
+        code_version: 2,
+        price: 2500,
+        currency: 'EUR',
+        reason: 'Cannot attend',
+      });
       const history = await prisma.ticketChange.findMany({ where: { ticket_id: ticket.id }, orderBy: { id: 'asc' } });
       expect(history).toEqual([
         expect.objectContaining({ kind: 'transfer', from_customer_id: ticket.customer_id, to_customer_id: transferred.customer_id, code_version: 2, return_reservation_id: null }),
         expect.objectContaining({ kind: 'refund', reason: 'Cannot attend', return_reservation_id: ticket.issuance_id, returned_at: expect.any(Date) }),
       ]);
+    });
+
+    it('revokes with its reason, publishes ticket.revoked with the ticket as it leaves it, and gives the unit back', async () => {
+      const claims = tenant();
+      const { eventId, tierId, ticket } = await oneTicket(claims);
+      await expect(callUnary(tickets.revokeTicket.bind(tickets), { id: ticket.id, reason: ' ' }, claims, options)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'reason' });
+      const revoked = await callUnary(tickets.revokeTicket.bind(tickets), { id: ticket.id, reason: 'Resold by a tout' }, claims, options);
+      expect(revoked).toMatchObject({ id: ticket.id, status: 'revoked', code_version: 1, customer_id: ticket.customer_id });
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+
+      const messages = await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId);
+      expect(messages.map((message) => message.type)).toEqual(['ticket.issued', 'ticket.revoked']);
+      const [change] = await prisma.ticketChange.findMany({ where: { ticket_id: ticket.id } });
+      expect(change).toMatchObject({ kind: 'revoke', reason: 'Resold by a tout', code_version: 1, returned_at: expect.any(Date) });
+      expect(messages[1]).toMatchObject({ account_id: claims.tenant!.account_id, mode: 'test', request_id: 'req_test' });
+      expect(messages[1]!.data).toEqual({
+        change_id: change!.id,
+        ticket_id: ticket.id,
+        event_id: eventId,
+        tier_id: tierId,
+        customer_id: ticket.customer_id,
+        status: 'revoked',
+        code_version: 1,
+        price: 2500,
+        currency: 'EUR',
+        reason: 'Resold by a tout',
+      });
+      await expect(callUnary(tickets.revokeTicket.bind(tickets), { id: ticket.id, reason: 'Again' }, claims, options)).rejects.toMatchObject({ code: 'ticket_not_valid' });
+      expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).toHaveLength(2);
     });
 
     it('finishes an upgrade cut off after catalog sold the new unit: the ticket waits, then the re-driver moves it', async () => {
@@ -822,8 +969,27 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(moved).toMatchObject({ tier_id: vip, price: 9000, code_version: 2 });
       expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
-      const upgraded = (await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } })).map((row) => row.payload as { type: string; data: Record<string, unknown> }).pop();
-      expect(upgraded).toMatchObject({ type: 'ticket.upgraded', data: { ticket_id: ticket.id, tier_id: vip, from_tier_id: tierId, amount: 6500, code_version: 2 } });
+      const upgraded = (await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).map(({ type, data }) => ({ type, data }));
+      expect(upgraded).toEqual([
+        { type: 'ticket.issued', data: expect.objectContaining({ ticket_ids: [ticket.id] }) },
+        {
+          type: 'ticket.upgraded',
+          data: {
+            change_id: expect.stringMatching(/^tch_/),
+            ticket_id: ticket.id,
+            event_id: eventId,
+            tier_id: vip,
+            from_tier_id: tierId,
+            customer_id: ticket.customer_id,
+            status: 'valid',
+            code_version: 2,
+            price: 9000,
+            amount: 6500,
+            currency: 'EUR',
+            reason: null,
+          },
+        },
+      ]);
     });
 
     it('answers a refund whose unit catalog could not take back yet; the re-driver gives it back, once', async () => {
@@ -847,6 +1013,225 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
       await units.redrive(0);
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    });
+
+    describe('an event canceled in catalog (decision 0032)', () => {
+      const parseCatalogEvent = createEventParser(CATALOG_EVENT_TOPIC);
+      /** `event.canceled` as catalog publishes it, checked as the consumer checks each message before its handler sees it. */
+      const eventCanceled = (claims: InternalClaims, eventId: string) => {
+        const { payload } = outboxRow({
+          topic: CATALOG_EVENT_TOPIC,
+          type: 'event.canceled',
+          aggregateId: eventId,
+          tenant: tenantOf(claims),
+          data: {
+            event_id: eventId,
+            name: 'Night',
+            status: 'canceled',
+            starts_at: '2027-07-01T20:00:00.000Z',
+            ends_at: null,
+            currency: 'EUR',
+            organization_id: null,
+            waiting_room: { enabled: false, admission_rate_per_minute: null },
+          },
+        });
+        const parsed = parseCatalogEvent(JSON.parse(payload));
+        if (parsed.outcome !== 'valid') throw new Error(`event.canceled does not parse: ${JSON.stringify(parsed)}`);
+        return parsed.event;
+      };
+      /** What the consumer of catalog.event.v1 does with a message it parsed: the use case, under its inbox. */
+      const apply = (change: CatalogEventChange) => new RecordEventSettingsUseCase(prisma, EVENT_SETTINGS_INBOX).execute(change);
+      const statusesOf = async (ids: string[]) =>
+        Object.fromEntries((await prisma.ticket.findMany({ where: { id: { in: ids } }, select: { id: true, status: true } })).map((row) => [row.id, row.status]));
+      const retire = (claims: InternalClaims, how: 'refund' | 'revoke', id: string) =>
+        how === 'refund'
+          ? callUnary(tickets.refundTicket.bind(tickets), { id, reason: '' }, claims, options)
+          : callUnary(tickets.revokeTicket.bind(tickets), { id, reason: 'Fraud' }, claims, options);
+
+      it('cancels each valid ticket of the event, in its history and announced with ticket.canceled; refunded, revoked and checked-in ones stay, and no unit moves', async () => {
+        const claims = tenant();
+        const { eventId, tierId } = await onSale(claims);
+        const first = await issue(claims, saleRequest(eventId, tierId, { quantity: 3, payment: { reference: 'o-1', amount: 7500 } }));
+        const second = await issue(claims, saleRequest(eventId, tierId, { payment: { reference: 'o-2', amount: 5000 } }));
+        const [kept, alsoKept, revoked] = first.tickets;
+        const [refunded, checkedIn] = second.tickets;
+        await retire(claims, 'revoke', revoked!.id);
+        await retire(claims, 'refund', refunded!.id);
+        // Check-in arrives with scanning (issue 11): the ticket is put in the state it will leave.
+        await prisma.ticket.update({ where: { id: checkedIn!.id }, data: { status: 'checked_in' } });
+        const elsewhere = await onSale(claims);
+        const [otherEvents] = (await issue(claims, saleRequest(elsewhere.eventId, elsewhere.tierId, { quantity: 1, payment: { reference: 'o-3', amount: 2500 } }))).tickets;
+        expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 3 });
+
+        expect(await apply(eventCanceled(claims, eventId))).toBe(true);
+
+        expect(await statusesOf([...first.tickets, ...second.tickets, otherEvents!].map((ticket) => ticket.id))).toEqual({
+          [kept!.id]: 'canceled',
+          [alsoKept!.id]: 'canceled',
+          [revoked!.id]: 'revoked',
+          [refunded!.id]: 'refunded',
+          [checkedIn!.id]: 'checked_in',
+          [otherEvents!.id]: 'valid',
+        });
+        // The event sells no more: catalog's count is left as it was.
+        expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 3 });
+        expect(await new EventSettingsRepository(prisma).find(tenantOf(claims), eventId)).toMatchObject({ status: 'canceled' });
+
+        const history = await prisma.ticketChange.findMany({ where: { kind: 'cancel', ticket_id: { in: [...first.tickets, ...second.tickets].map((ticket) => ticket.id) } }, orderBy: { ticket_id: 'asc' } });
+        expect(history).toEqual(
+          [kept!, alsoKept!]
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+            .map((ticket) =>
+              expect.objectContaining({ ticket_id: ticket.id, code_version: 1, from_customer_id: ticket.customer_id, to_customer_id: ticket.customer_id, reason: 'The event was canceled.', return_reservation_id: null }),
+            ),
+        );
+        const messages = await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId);
+        expect(messages.map((message) => message.type)).toEqual(['ticket.issued', 'ticket.issued', 'ticket.revoked', 'ticket.refunded', 'ticket.canceled', 'ticket.canceled']);
+        const canceled = ofType(messages, 'ticket.canceled');
+        expect(canceled.map((message) => message.data).sort((a, b) => (a.ticket_id < b.ticket_id ? -1 : 1))).toEqual(
+          history.map((change) => ({
+            change_id: change.id,
+            ticket_id: change.ticket_id,
+            event_id: eventId,
+            tier_id: tierId,
+            customer_id: kept!.customer_id,
+            status: 'canceled',
+            code_version: 1,
+            price: 2500,
+            currency: 'EUR',
+            reason: 'The event was canceled.',
+          })),
+        );
+        expect(canceled.every((message) => message.account_id === claims.tenant!.account_id && message.mode === 'test')).toBe(true);
+        expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, elsewhere.eventId)).toHaveLength(1);
+      });
+
+      it('applies event.canceled once: its redelivery, or catalog saying it again, cancels and announces nothing more', async () => {
+        const claims = tenant();
+        const { eventId, tierId } = await onSale(claims);
+        const issued = await issue(claims, saleRequest(eventId, tierId));
+        const ids = issued.tickets.map((ticket) => ticket.id);
+        const canceled = eventCanceled(claims, eventId);
+        const state = async () => ({
+          tickets: await statusesOf(ids),
+          history: await prisma.ticketChange.findMany({ where: { ticket_id: { in: ids } }, orderBy: { id: 'asc' } }),
+          messages: (await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).map((message) => message.id),
+          counters: await tierCounters(tierId),
+        });
+
+        expect(await apply(canceled)).toBe(true);
+        const once = await state();
+        expect(once.tickets).toEqual(Object.fromEntries(ids.map((id) => [id, 'canceled'])));
+        expect(once.messages).toHaveLength(3);
+
+        expect(await apply(canceled)).toBe(false);
+        expect(await state()).toEqual(once);
+        expect(await apply(eventCanceled(claims, eventId))).toBe(true);
+        expect(await state()).toEqual(once);
+      });
+
+      it('cancels each ticket once when deliveries of the cancellation race', async () => {
+        const claims = tenant();
+        const { eventId, tierId } = await onSale(claims, { capacity: 20 });
+        const issued = await issue(claims, saleRequest(eventId, tierId, { quantity: 12, payment: { reference: 'o', amount: 30_000 } }));
+        const canceled = eventCanceled(claims, eventId);
+
+        const applied = await Promise.all([apply(canceled), apply(canceled), apply(eventCanceled(claims, eventId)), apply(eventCanceled(claims, eventId))]);
+
+        expect(applied).toEqual([expect.any(Boolean), expect.any(Boolean), true, true]);
+        expect(applied.slice(0, 2).sort()).toEqual([false, true]);
+        const ids = issued.tickets.map((ticket) => ticket.id);
+        expect(await statusesOf(ids)).toEqual(Object.fromEntries(ids.map((id) => [id, 'canceled'])));
+        expect(await prisma.ticketChange.count({ where: { ticket_id: { in: ids } } })).toBe(12);
+        const announced = ofType(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId), 'ticket.canceled').map((message) => message.data.ticket_id);
+        expect(announced.sort()).toEqual([...ids].sort());
+        expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 12 });
+      });
+
+      it('refuses to refund, revoke, transfer or upgrade a canceled ticket, and holds no unit of the upgrade’s tier', async () => {
+        const claims = tenant();
+        const { eventId, tierId, ticket } = await oneTicket(claims);
+        const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 5, rank: 2, eventId }).tierId;
+        expect(await apply(eventCanceled(claims, eventId))).toBe(true);
+
+        const refusal = { code: 'ticket_not_valid', status: 409, message: expect.stringContaining('is canceled') };
+        await expect(retire(claims, 'refund', ticket.id)).rejects.toMatchObject(refusal);
+        await expect(retire(claims, 'revoke', ticket.id)).rejects.toMatchObject(refusal);
+        await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).rejects.toMatchObject(refusal);
+        await expect(callUnary(tickets.upgradeTicket.bind(tickets), { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } }, claims, options)).rejects.toMatchObject(refusal);
+
+        expect(await callUnary(tickets.getTicket.bind(tickets), { id: ticket.id }, claims, options)).toEqual({ ...ticket, status: 'canceled', updated_at: expect.any(String) });
+        expect(await tierCounters(vip)).toEqual({ held: 0, sold: 0 });
+        expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 1 });
+        expect(await prisma.ticketChange.findMany({ where: { ticket_id: ticket.id }, select: { kind: true } })).toEqual([{ kind: 'cancel' }]);
+        expect((await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).map((message) => message.type)).toEqual(['ticket.issued', 'ticket.canceled']);
+      });
+    });
+  });
+
+  describe('delivery pages (decision 0035)', () => {
+    /** Catalog's GetEvent, which the double does not serve: every event is the same night. */
+    class OneNight extends CatalogInventory {
+      override async eventFacts(): Promise<EventFacts> {
+        return { name: 'Harbour Lights', startsAt: '2027-07-01T20:00:00.000Z', waitingRoom: { enabled: false, admissionRatePerMinute: 0 } };
+      }
+    }
+    const links = new DeliveryLinks(tokenSecret, 'http://gateway.test');
+    let pages: Server;
+
+    beforeAll(async () => {
+      pages = await startTicketPageServer(0, { prisma, catalog: new OneNight(catalogClients, options), links, logger });
+    });
+
+    afterAll(() => new Promise<void>((resolve) => pages.close(() => resolve())));
+
+    /** Opens a link's page on the page server, at the path the gateway forwards to it. */
+    const open = async (url: string) => {
+      const response = await fetch(`http://127.0.0.1:${(pages.address() as AddressInfo).port}${new URL(url).pathname}`);
+      return { status: response.status, cacheControl: response.headers.get('cache-control'), html: await response.text() };
+    };
+    const oneTicket = async (claims: InternalClaims) => {
+      const { eventId, tierId } = await onSale(claims);
+      return (await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'o', amount: 2500 } }))).tickets[0]!;
+    };
+    const linkTo = (claims: InternalClaims, id: string) => callUnary(tickets.createDeliveryLink.bind(tickets), { id, ttl_seconds: 60 }, claims, options);
+    /** What a page that shows no ticket must not show: its code, as text or as a QR code. */
+    const ticketShown = (ticket: ticketingV1.Ticket) => [ticket.code, 'data-code', 'data-qr', '<svg'];
+
+    it('answers an expired link 410 with a page that says so, and shows no ticket code, holder, event or QR code', async () => {
+      const claims = tenant();
+      const ticket = await oneTicket(claims);
+      const current = await linkTo(claims, ticket.id);
+      // A link made two minutes ago to last a minute (the shortest a link lives), made as the service makes them.
+      const expired = await new CreateDeliveryLinkUseCase(prisma, links, () => new Date(Date.now() - 120_000)).execute(tenantOf(claims), { id: ticket.id, ttl_seconds: 60 });
+      expect(expired.expiresAt.getTime()).toBeLessThan(Date.now());
+
+      // The ticket's current link shows all that the expired one must not.
+      const shown = await open(current.url);
+      expect(shown.status).toBe(200);
+      for (const text of [...ticketShown(ticket), 'Ann Lee', 'data-holder', 'Harbour Lights']) expect(shown.html).toContain(text);
+
+      const refused = await open(expired.url);
+      expect(refused).toMatchObject({ status: 410, cacheControl: 'no-store' });
+      expect(refused.html).toContain('<h1 data-refused="expired">This link has expired</h1>');
+      for (const text of [...ticketShown(ticket), 'Ann Lee', 'data-holder', 'Harbour Lights', ticket.id]) expect(refused.html).not.toContain(text);
+    });
+
+    it('shows a refunded or revoked ticket’s state through its link, never its code or QR code', async () => {
+      const claims = tenant();
+      for (const [how, status] of [['refund', 'refunded'], ['revoke', 'revoked']] as const) {
+        const ticket = await oneTicket(claims);
+        const { url } = await linkTo(claims, ticket.id);
+        for (const text of ticketShown(ticket)) expect((await open(url)).html).toContain(text);
+
+        if (how === 'refund') await callUnary(tickets.refundTicket.bind(tickets), { id: ticket.id, reason: '' }, claims, options);
+        else await callUnary(tickets.revokeTicket.bind(tickets), { id: ticket.id, reason: 'Fraud' }, claims, options);
+
+        const page = await open(url);
+        expect(page).toMatchObject({ status: 200, cacheControl: 'no-store' });
+        expect(page.html).toContain(`<p data-status="${status}">This ticket was ${status} and no longer admits anyone.</p>`);
+        for (const text of ticketShown(ticket)) expect(page.html).not.toContain(text);
+      }
     });
   });
 });

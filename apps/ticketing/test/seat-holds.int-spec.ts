@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
@@ -8,6 +9,7 @@ import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-ho
 import { ExpireSeatHoldsUseCase } from '../src/usecases/seat-holds/expire-seat-holds.usecase';
 import { ReleaseSeatHoldUseCase } from '../src/usecases/seat-holds/release-seat-hold.usecase';
 import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
+import { ofType, publishedOn } from './support/published';
 
 const options = { tokenSecret: 'ticketing-test-secret-0123456789', deadlineMs: 10_000 };
 const logger = createLogger('ticketing-test', 'silent');
@@ -46,8 +48,7 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
   const hold = (who: ReturnType<typeof newTenant>, eventId: string, seatIds: string[], ttlSeconds = 0) =>
     createHold.execute(who.claims, who.tenant, { event_id: eventId, seat_ids: seatIds, ttl_seconds: ttlSeconds });
   const claimedSeats = async (eventId: string) => (await prisma.seatClaim.findMany({ where: { event_id: eventId }, orderBy: { seat_id: 'asc' } })).map((claim) => claim.seat_id);
-  const messages = async (eventId: string) =>
-    (await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } })).map((row) => row.payload as { type: string; data: Record<string, unknown> });
+  const messages = (eventId: string) => publishedOn(prisma, TICKETING_SEAT_TOPIC, eventId);
 
   it('holds every seat with its tier, for ten minutes by default, and publishes seat.held', async () => {
     const who = newTenant();
@@ -104,9 +105,9 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
     expect(released).toMatchObject({ id: held.id, status: 'released', released_at: expect.any(Date) });
     expect(await releaseHold.execute(who.tenant, { event_id: eventId, hold_id: held.id })).toEqual(released);
     expect(await claimedSeats(eventId)).toEqual([]);
-    expect((await messages(eventId)).map((message) => [message.type, message.data.reason])).toEqual([
-      ['seat.held', undefined],
-      ['seat.released', 'released'],
+    expect((await messages(eventId)).map(({ type, data }) => ({ type, data }))).toEqual([
+      { type: 'seat.held', data: { event_id: eventId, seat_ids: ['S:2:1'], hold_id: held.id, expires_at: held.expires_at.toISOString() } },
+      { type: 'seat.released', data: { event_id: eventId, seat_ids: ['S:2:1'], hold_id: held.id, reason: 'released' } },
     ]);
     expect((await hold(who, eventId, ['S:2:1'])).status).toBe('active');
   });
@@ -124,7 +125,7 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
     expect(await new ExpireSeatHoldsUseCase(prisma).execute()).toBeGreaterThanOrEqual(1);
     expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: second.id } })).toMatchObject({ status: 'expired' });
     expect(await claimedSeats(eventId)).toEqual(['S:1:1']);
-    const released = (await messages(eventId)).filter((message) => message.type === 'seat.released').map((message) => message.data);
+    const released = ofType(await messages(eventId), 'seat.released').map((message) => message.data);
     expect(released).toEqual(
       expect.arrayContaining([
         { event_id: eventId, seat_ids: ['S:1:1'], hold_id: first.id, reason: 'expired' },

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
+import { TICKETING_QUEUE_TOPIC } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
@@ -12,6 +13,7 @@ import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
 import { WaitingRoomUseCase } from '../src/usecases/waiting-room/waiting-room.usecase';
 import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
 import { QUEUE_IDLE_TTL_MS, QueueStore } from '../src/waiting-room/queue-store';
+import { ofType, publishedOn } from './support/published';
 
 const logger = createLogger('ticketing-test', 'silent');
 const callerOf = (tenant: Tenant): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: tenant.accountId, mode: tenant.mode } });
@@ -90,9 +92,10 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     expect((await room.read(callerOf(tenant), tenant, eventId, entries[3]!.id)).entry).toMatchObject({ status: 'waiting', position: 1 });
     later(60);
     expect((await room.read(callerOf(tenant), tenant, eventId, entries[4]!.id)).entry).toMatchObject({ status: 'admitted' });
-    const messages = (await prisma.outboxMessage.findMany({ where: { message_key: eventId }, orderBy: { position: 'asc' } })).map((row) => row.payload as { type: string; data: Record<string, unknown> });
-    expect(messages.filter((message) => message.type === 'queue.joined')).toHaveLength(5);
-    expect(messages.filter((message) => message.type === 'queue.admitted').flatMap((message) => message.data.entry_ids)).toEqual(entries.map((entry) => entry.id));
+    const messages = await publishedOn(prisma, TICKETING_QUEUE_TOPIC, eventId);
+    expect(ofType(messages, 'queue.joined').map((message) => message.data)).toEqual(entries.map((entry) => ({ event_id: eventId, entry_id: entry.id })));
+    expect(ofType(messages, 'queue.admitted').flatMap((message) => message.data.entry_ids)).toEqual(entries.map((entry) => entry.id));
+    expect(messages.every((message) => message.account_id === tenant.accountId && message.mode === 'test')).toBe(true);
   });
 
   it('keeps join order under concurrent joins: admissions follow positions exactly', async () => {
@@ -117,6 +120,26 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     expect(await room.leave(callerOf(tenant), tenant, eventId, second.id)).toMatchObject({ status: 'left', position: null });
     expect((await room.read(callerOf(tenant), tenant, eventId, third.id)).entry).toMatchObject({ position: 1 });
     await expect(room.leave(callerOf(tenant), tenant, eventId, newId('qen'))).rejects.toMatchObject({ code: 'resource_missing', param: 'entry_id' });
+  });
+
+  it('publishes queue.left for an entry that leaves, waiting or admitted, after its queue.joined', async () => {
+    const { tenant, eventId } = await eventWithRoom(1);
+    const admitted = await room.join(callerOf(tenant), tenant, eventId);
+    const waiting = await room.join(callerOf(tenant), tenant, eventId);
+    expect([admitted.status, waiting.status]).toEqual(['admitted', 'waiting']);
+    await room.leave(callerOf(tenant), tenant, eventId, waiting.id);
+    await room.leave(callerOf(tenant), tenant, eventId, admitted.id);
+    await expect(room.leave(callerOf(tenant), tenant, eventId, newId('qen'))).rejects.toMatchObject({ code: 'resource_missing' });
+
+    const messages = await publishedOn(prisma, TICKETING_QUEUE_TOPIC, eventId);
+    expect(messages.map(({ type, data }) => ({ type, data }))).toEqual([
+      { type: 'queue.joined', data: { event_id: eventId, entry_id: admitted.id } },
+      { type: 'queue.admitted', data: { event_id: eventId, entry_ids: [admitted.id] } },
+      { type: 'queue.joined', data: { event_id: eventId, entry_id: waiting.id } },
+      { type: 'queue.left', data: { event_id: eventId, entry_id: waiting.id } },
+      { type: 'queue.left', data: { event_id: eventId, entry_id: admitted.id } },
+    ]);
+    expect(messages.every((message) => message.account_id === tenant.accountId && message.mode === 'test')).toBe(true);
   });
 
   it('lets a room’s keys expire a week after the last call that touched them', async () => {
