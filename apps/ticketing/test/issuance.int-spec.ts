@@ -792,6 +792,23 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await callUnary(tickets.getTicket.bind(tickets), { id: b.tickets[0]!.id }, claims, options)).toEqual(b.tickets[0]);
   });
 
+  it('walks a filtered list past a ticket that stopped matching the filter mid-walk: its id still marks the place', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    const sold = (await issue(claims, saleRequest(eventId, tierId, { quantity: 4, payment: { reference: 'o', amount: 10_000 } }))).tickets.map((ticket) => ticket.id).reverse();
+    const validPage = (startingAfter: string, who = claims) =>
+      callUnary(tickets.listTickets.bind(tickets), { page: { limit: 2, starting_after: startingAfter }, event_id: eventId, customer_id: '', status: 'valid', tier_id: '' }, who, options);
+
+    const first = await validPage('');
+    expect(first.data.map((ticket) => ticket.id)).toEqual(sold.slice(0, 2));
+    // The last item seen is refunded before the next page is asked for.
+    await callUnary(tickets.refundTicket.bind(tickets), { id: sold[1]!, reason: '' }, claims, options);
+    const next = await validPage(sold[1]!);
+    expect({ ids: next.data.map((ticket) => ticket.id), has_more: next.has_more }).toEqual({ ids: sold.slice(2), has_more: false });
+    // Another tenant's ticket marks no place in this tenant's lists.
+    await expect(validPage(sold[1]!, tenant())).rejects.toMatchObject({ code: 'resource_missing', param: 'starting_after' });
+  });
+
   it('issues comps at price 0 with their reason, counted against capacity, and lists them as the guest list', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims, { capacity: 3 });

@@ -30,7 +30,11 @@ export interface ListEnvelope<T> extends Page<T> {
 
 /** Where the items come from: a repository scoped to one tenant and its filters. */
 export interface PageSource<T> {
-  /** Whether the cursor names an item the caller can see. */
+  /**
+   * Whether the cursor names an item of this kind the caller can see, whatever the list's
+   * filters: an item that stopped matching them since its page was read (a ticket refunded
+   * during a walk by status) still marks its place in the order.
+   */
   exists(id: string): Promise<boolean>;
   /** Up to `take` items, id descending, all with id below `beforeId` when given. */
   fetch(take: number, beforeId: string | undefined): Promise<T[]>;

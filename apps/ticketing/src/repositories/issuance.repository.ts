@@ -162,7 +162,7 @@ export class IssuanceRepository {
   compPages(tenant: Tenant, eventId: string): PageSource<TicketingIssuance> {
     const scope = { event_id: eventId, kind: 'comp', status: 'issued', ...tenantScope(tenant) };
     return {
-      exists: async (id) => (await this.db.issuance.count({ where: { id, ...scope } })) > 0,
+      exists: async (id) => (await this.db.issuance.count({ where: { id, ...tenantScope(tenant) } })) > 0,
       fetch: async (take, beforeId) =>
         (await this.db.issuance.findMany({ where: { ...scope, ...idsBefore(beforeId) }, orderBy: { id: 'desc' }, take, select: issuanceColumns })).map(toIssuance),
     };

@@ -255,7 +255,7 @@ export class TicketRepository {
   pages(tenant: Tenant, filters: TicketFilters): PageSource<TicketingTicket> {
     const scope = { ...filters, ...tenantScope(tenant) };
     return {
-      exists: async (id) => (await this.db.ticket.count({ where: { id, ...scope } })) > 0,
+      exists: async (id) => (await this.db.ticket.count({ where: { id, ...tenantScope(tenant) } })) > 0,
       fetch: async (take, beforeId) =>
         (await this.db.ticket.findMany({ where: { ...scope, ...idsBefore(beforeId) }, orderBy: { id: 'desc' }, take, select: ticketColumns })).map(toTicket),
     };
