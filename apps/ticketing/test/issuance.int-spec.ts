@@ -836,8 +836,11 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(guestList.has_more).toBe(true);
     const next = await callUnary(tickets.listComps.bind(tickets), { event_id: eventId, page: { limit: 10, starting_after: two.id } }, claims, options);
     expect(next).toEqual({ data: [one], has_more: false });
-    const elsewhere = await callUnary(tickets.listComps.bind(tickets), { event_id: eventId, page: { limit: 10, starting_after: '' } }, tenant(), options);
-    expect(elsewhere.data).toEqual([]);
+    const guestListOf = (event: string, who: InternalClaims) => callUnary(tickets.listComps.bind(tickets), { event_id: event, page: { limit: 10, starting_after: '' } }, who, options);
+    // An event without comps has an empty guest list; another tenant's event, or none, has no guest list at all.
+    expect((await guestListOf((await onSale(claims)).eventId, claims)).data).toEqual([]);
+    await expect(guestListOf(eventId, tenant())).rejects.toMatchObject({ code: 'resource_missing' });
+    await expect(guestListOf('evt_01JZZZZZZZZZZZZZZZZZZZZZZZ', claims)).rejects.toMatchObject({ code: 'resource_missing' });
   });
 
   it('announces comps with ticket.issued of kind comp and amount 0; a refused comp announces nothing', async () => {

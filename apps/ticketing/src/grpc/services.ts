@@ -82,7 +82,7 @@ export function ticketingGrpcServices(
   );
   const getTicket = new GetTicketUseCase(prisma);
   const listTickets = new ListTicketsUseCase(prisma);
-  const listComps = new ListCompsUseCase(prisma);
+  const listComps = new ListCompsUseCase(prisma, catalog);
   const transferTicket = new TransferTicketUseCase(prisma, codes);
   // Giving a unit back is not the client's write (the retirement is): it gets `client`.
   const retireTicket = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(client, catalog, options.logger));
@@ -110,7 +110,7 @@ export function ticketingGrpcServices(
           issueTickets: async (request, context) => toIssuedTicketsMessage(await issueTickets.sell(context.claims, context.tenant, request)),
           issueComps: async (request, context) => toCompMessage(await issueTickets.comp(context.claims, context.tenant, request)),
           listComps: async (request, context) => {
-            const page = await listComps.execute(context.tenant, request.event_id, request.page);
+            const page = await listComps.execute(context.claims, context.tenant, request.event_id, request.page);
             return { data: page.data.map(toCompMessage), has_more: page.has_more };
           },
           getTicket: async (request, context) => toTicketMessage(await getTicket.execute(context.tenant, request.id)),

@@ -107,6 +107,16 @@ export class CatalogDouble {
   services(options: GrpcServerOptions): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
     return [
       { definition: catalogV1.InventoryServiceService, implementation: implementService<catalogV1.InventoryServiceServer>(this.inventoryHandlers(), options) },
+      // Only GetEvent, of the events the double has tiers in: the other event RPCs answer UNIMPLEMENTED.
+      {
+        definition: catalogV1.EventServiceService,
+        implementation: implementService<catalogV1.EventServiceServer>(
+          { getEvent: async (request: catalogV1.GetEventRequest, context: CallContext) => this.eventOf(request.id, context) } as Partial<
+            AsyncServiceImplementation<catalogV1.EventServiceServer>
+          > as AsyncServiceImplementation<catalogV1.EventServiceServer>,
+          options,
+        ),
+      },
       // Only ListTiers, LocateSeats and QuoteOrder: the other tier, seat map and discount RPCs answer UNIMPLEMENTED.
       {
         definition: catalogV1.TierServiceService,
@@ -151,6 +161,32 @@ export class CatalogDouble {
         ),
       },
     ];
+  }
+
+  /** A published event named after its id, with the tiers the double holds in it for the caller's tenant. */
+  private eventOf(id: string, context: CallContext): catalogV1.Event {
+    const tiers = [...this.tiers.values()].filter((stored) => stored.tenant === tenantKey(context.tenant) && stored.tier.event_id === id).map((stored) => stored.tier);
+    if (tiers.length === 0) throw ApiError.resourceMissing('event', id);
+    const { livemode, currency, created_at, updated_at } = tiers[0]!;
+    return {
+      id,
+      livemode,
+      name: `Event ${id}`,
+      starts_at: '2027-07-01T20:00:00.000Z',
+      created_at,
+      updated_at,
+      description: '',
+      organization_id: '',
+      venue: undefined,
+      ends_at: '',
+      category: '',
+      tags: [],
+      currency,
+      status: 'published',
+      waiting_room: { enabled: this.roomsEnabled.has(id), admission_rate_per_minute: 0 },
+      tiers,
+      has_seatmap: this.seats.has(id),
+    };
   }
 
   private tierOf(id: string, eventId: string, context: CallContext): catalogV1.Tier {
