@@ -259,6 +259,44 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect((await holdSeats(['S:1:1'])).status).toBe('active');
   });
 
+  it('of concurrent issuances naming one seat hold, only one holds units: the others are refused having held none, so another hold’s buyer still buys', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims, { capacity: 3 });
+    catalogSide.double.addSeats(eventId, tierId, 1, 3);
+    const holdSeats = (seatIds: string[]) => new CreateSeatHoldUseCase(prisma, catalog).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0 });
+    const pair = await holdSeats(['S:1:1', 'S:1:2']);
+    const single = await holdSeats(['S:1:3']);
+    const reservesBefore = catalogSide.double.reserveCalls;
+
+    // A buyer's triple submit of one hold, and another buyer's hold of the last seat, all at once.
+    const outcomes = await Promise.allSettled([
+      ...[1, 2, 3].map(() => issue(claims, saleRequest(eventId, tierId, { seat_hold_id: pair.id }))),
+      issue(claims, saleRequest(eventId, tierId, { seat_hold_id: single.id, quantity: 1, payment: { reference: 'o', amount: 2500 } })),
+    ]);
+    const answers = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'sold' : (outcome.reason as ApiError).code));
+    expect({ pair: answers.slice(0, 3).sort(), single: answers[3] }).toEqual({ pair: ['seat_hold_unavailable', 'seat_hold_unavailable', 'sold'], single: 'sold' });
+    expect(catalogSide.double.reserveCalls - reservesBefore).toBe(2);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 3 });
+  });
+
+  it('lets go of a seat hold whose issuance was refused before it was recorded: the buyer can use it again', async () => {
+    const claims = tenant();
+    const { eventId, tierId, hold } = await seatedOnSale(claims);
+    const stillFree = async () => expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'active', taken_by: null, issuance_id: null });
+    // Refused by catalog before any unit was held, then after the units were held (the payment is short).
+    const { eventId: fullEventId, tierId: fullTierId } = await onSale(claims, { capacity: 1 });
+    catalogSide.double.addSeats(fullEventId, fullTierId, 1, 2);
+    const tooMany = await new CreateSeatHoldUseCase(prisma, catalog).execute(claims, tenantOf(claims), { event_id: fullEventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+    await expect(issue(claims, saleRequest(fullEventId, fullTierId, { seat_hold_id: tooMany.id }))).rejects.toMatchObject({ code: 'sold_out' });
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: tooMany.id } })).toMatchObject({ status: 'active', taken_by: null, issuance_id: null });
+    await expect(issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id, payment: { reference: 'o', amount: 1 } }))).rejects.toMatchObject({ code: 'parameter_invalid' });
+    await stillFree();
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+
+    expect((await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id }))).tickets.map((ticket) => ticket.seat)).toEqual(['S:1:1', 'S:1:2']);
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'sold', taken_by: expect.any(String), issuance_id: expect.any(String) });
+  });
+
   it('frees the seat of a refunded or revoked seated ticket: seat.released says why, and the seat can be held and sold again', async () => {
     const claims = tenant();
     const { eventId, tierId, hold, holdSeats } = await seatedOnSale(claims);

@@ -5,6 +5,7 @@ import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
+import { SeatHoldRepository, UNRECORDED_GRACE_MS } from '../src/repositories/seat-hold.repository';
 import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-hold.usecase';
 import { ExpireSeatHoldsUseCase } from '../src/usecases/seat-holds/expire-seat-holds.usecase';
 import { ReleaseSeatHoldUseCase } from '../src/usecases/seat-holds/release-seat-hold.usecase';
@@ -132,6 +133,28 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
         { event_id: eventId, seat_ids: ['S:1:2'], hold_id: second.id, reason: 'expired' },
       ]),
     );
+  });
+
+  it('keeps a hold an issuance took until it is recorded; one never recorded ends after its expiry and the grace, freeing its seats', async () => {
+    const who = newTenant();
+    const { eventId } = seatedEvent(who.tenant);
+    const held = await hold(who, eventId, ['S:1:1']);
+    const holds = new SeatHoldRepository(prisma);
+    // An issuance whose process dies after taking the hold and before recording itself.
+    expect(await holds.take(who.tenant, held.id, 'iss_never_recorded', new Date())).toBe(true);
+    expect(await holds.take(who.tenant, held.id, 'iss_second', new Date())).toBe(false);
+    await expect(releaseHold.execute(who.tenant, { event_id: eventId, hold_id: held.id })).rejects.toMatchObject({
+      code: 'seat_hold_unavailable',
+      message: `Seat hold '${held.id}' was used by issuance 'iss_never_recorded'; hold the seats again.`,
+    });
+
+    const sweepAt = async (msAfterExpiry: number) => new ExpireSeatHoldsUseCase(prisma, () => new Date(held.expires_at.getTime() + msAfterExpiry)).execute();
+    await sweepAt(UNRECORDED_GRACE_MS - 1_000);
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({ status: 'active', taken_by: 'iss_never_recorded' });
+    await sweepAt(UNRECORDED_GRACE_MS + 1_000);
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({ status: 'expired', issuance_id: null });
+    expect(await claimedSeats(eventId)).toEqual([]);
+    expect(ofType(await messages(eventId), 'seat.released').map((message) => message.data)).toEqual([{ event_id: eventId, seat_ids: ['S:1:1'], hold_id: held.id, reason: 'expired' }]);
   });
 
   it('never holds a seat twice, whatever the concurrency', async () => {

@@ -22,8 +22,10 @@ export interface TicketingSeatHold {
   expires_at: Date;
   created_at: Date;
   released_at: Date | null;
-  /** The issuance that took the hold to sell its seats; it no longer expires or releases. */
+  /** The recorded issuance selling the hold's seats; the hold no longer expires or releases. */
   issuance_id: string | null;
+  /** The issuance that took the hold before holding units for its seats, until it is recorded (then issuance_id). */
+  taken_by: string | null;
 }
 
 export const DEFAULT_SEAT_HOLD_TTL_SECONDS = 600;
@@ -60,7 +62,8 @@ export function seatsUnavailable(taken: readonly string[]): ApiError {
 
 /** The hold cannot be used or released: it ended, or an issuance took it. */
 export function seatHoldUnavailable(hold: TicketingSeatHold, at: Date): ApiError {
-  const why = hold.issuance_id ? `was used by issuance '${hold.issuance_id}'` : hold.status === 'active' && hold.expires_at <= at ? 'has expired' : `is ${hold.status}`;
+  const user = hold.issuance_id ?? hold.taken_by;
+  const why = user ? `was used by issuance '${user}'` : hold.status === 'active' && hold.expires_at <= at ? 'has expired' : `is ${hold.status}`;
   return new ApiError('seat_hold_unavailable', `Seat hold '${hold.id}' ${why}; hold the seats again.`, { param: 'seat_hold_id' });
 }
 
@@ -70,7 +73,7 @@ export function seatHoldUnavailable(hold: TicketingSeatHold, at: Date): ApiError
  */
 export function assertHoldCovers(hold: TicketingSeatHold, order: { event_id: string; tier_id: string; quantity: number }, at: Date): void {
   if (hold.event_id !== order.event_id) throw ApiError.resourceMissing('seat hold', hold.id, 'seat_hold_id');
-  if (hold.status !== 'active' || hold.issuance_id !== null || hold.expires_at <= at) throw seatHoldUnavailable(hold, at);
+  if (hold.status !== 'active' || hold.issuance_id !== null || hold.taken_by !== null || hold.expires_at <= at) throw seatHoldUnavailable(hold, at);
   const otherTier = hold.seats.find((seat) => seat.tier_id !== order.tier_id);
   if (otherTier) throw new ApiError('parameter_invalid', `Seat '${otherTier.id}' of seat hold '${hold.id}' sells under tier '${otherTier.tier_id}', not '${order.tier_id}'.`, { param: 'seat_hold_id' });
   if (hold.seats.length !== order.quantity) {

@@ -13,6 +13,7 @@ interface SeatHoldRow {
   created_at: Date;
   released_at: Date | null;
   issuance_id: string | null;
+  taken_by: string | null;
 }
 
 const toSeatHold = ({ account_id: _account, seats, status, ...rest }: SeatHoldRow): TicketingSeatHold => ({ ...rest, seats: seats as HeldSeat[], status: status as SeatHoldStatus });
@@ -29,6 +30,13 @@ function ended(row: SeatHoldRow): EndedSeatHold {
 }
 
 /**
+ * How long past its expiry a hold taken by an issuance that was never recorded stays taken: more
+ * than the units an issuance holds in catalog live (ISSUANCE_HOLD_SECONDS), so such an issuance
+ * is certainly dead when its hold ends.
+ */
+export const UNRECORDED_GRACE_MS = 2 * 60_000;
+
+/**
  * Seat holds and the seat claims they make (decision 0033). A claim is one row per taken seat
  * keyed by (event, seat): PostgreSQL, not this code, refuses a second claim of a seat. Every
  * method that ends holds also deletes their claims in the same statement.
@@ -40,7 +48,7 @@ export class SeatHoldRepository {
    * Records the hold and claims each seat that is free, in one statement, and answers the seats
    * it claimed. Fewer than asked means some were taken: the caller must roll back.
    */
-  async create(tenant: Tenant, hold: Omit<TicketingSeatHold, 'mode' | 'status' | 'released_at' | 'issuance_id'>): Promise<{ hold: TicketingSeatHold; claimed: string[] }> {
+  async create(tenant: Tenant, hold: Omit<TicketingSeatHold, 'mode' | 'status' | 'released_at' | 'issuance_id' | 'taken_by'>): Promise<{ hold: TicketingSeatHold; claimed: string[] }> {
     const seatIds = hold.seats.map((seat) => seat.id);
     const tierIds = hold.seats.map((seat) => seat.tier_id);
     const rows = await this.db.$queryRaw<Array<SeatHoldRow & { claimed: string[] }>>`
@@ -66,15 +74,37 @@ export class SeatHoldRepository {
   }
 
   /**
-   * Gives an active, untaken, unexpired hold to a pending issuance, which will sell its seats:
-   * from then on it neither expires nor releases. False when the hold was no longer free.
+   * Gives an active, untaken, unexpired hold to an issuance about to hold units for its seats:
+   * from then on it neither expires nor releases, unless the issuance is never recorded (see
+   * `expireDue`). False when the hold was no longer free.
    */
-  async bind(tenant: Tenant, id: string, issuanceId: string, at: Date): Promise<boolean> {
+  async take(tenant: Tenant, id: string, issuanceId: string, at: Date): Promise<boolean> {
+    const taken = await this.db.seatHold.updateMany({
+      where: { id, account_id: tenant.accountId, mode: tenant.mode, status: 'active', taken_by: null, issuance_id: null, expires_at: { gt: at } },
+      data: { taken_by: issuanceId },
+    });
+    return taken.count === 1;
+  }
+
+  /**
+   * Names the recorded issuance that took the hold as the one selling its seats, in the
+   * transaction that records it. False when the hold is no longer its (a sweep of holds taken by
+   * issuances presumed dead ended it).
+   */
+  async bindTaken(tenant: Tenant, id: string, issuanceId: string): Promise<boolean> {
     const bound = await this.db.seatHold.updateMany({
-      where: { id, account_id: tenant.accountId, mode: tenant.mode, status: 'active', issuance_id: null, expires_at: { gt: at } },
+      where: { id, account_id: tenant.accountId, mode: tenant.mode, status: 'active', taken_by: issuanceId, issuance_id: null },
       data: { issuance_id: issuanceId },
     });
     return bound.count === 1;
+  }
+
+  /** Frees a hold an issuance took but never recorded (it was refused first), for the buyer to use again. */
+  async letGo(tenant: Tenant, id: string, issuanceId: string): Promise<void> {
+    await this.db.seatHold.updateMany({
+      where: { id, account_id: tenant.accountId, mode: tenant.mode, status: 'active', taken_by: issuanceId, issuance_id: null },
+      data: { taken_by: null },
+    });
   }
 
   /**
@@ -86,7 +116,7 @@ export class SeatHoldRepository {
       WITH released AS (
         UPDATE seat_holds SET status = 'released', released_at = ${at}
          WHERE id = ${id} AND event_id = ${eventId} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'active'
-           AND issuance_id IS NOT DISTINCT FROM ${issuanceId}
+           AND issuance_id IS NOT DISTINCT FROM ${issuanceId} AND (taken_by IS NULL OR taken_by = ${issuanceId})
         RETURNING *),
       freed AS (DELETE FROM seat_claims c USING released WHERE c.hold_id = released.id)
       SELECT * FROM released`;
@@ -96,13 +126,17 @@ export class SeatHoldRepository {
   /**
    * Ends up to `limit` active holds, of every tenant, whose expiry has passed (only those
    * claiming one of `seats`, when given) and frees their seats, in one statement. Holds another
-   * transaction has locked are skipped.
+   * transaction has locked are skipped. A hold taken by an issuance that was never recorded (its
+   * process died between taking the hold and recording it) ends too, once `UNRECORDED_GRACE_MS`
+   * past its expiry: by then that issuance's units in catalog have lapsed as well.
    */
   async expireDue(at: Date, limit: number, seats?: { eventId: string; seatIds: readonly string[] }): Promise<EndedSeatHold[]> {
+    const unrecordedBefore = new Date(at.getTime() - UNRECORDED_GRACE_MS);
     const rows = await this.db.$queryRaw<SeatHoldRow[]>`
       WITH due AS (
         SELECT h.id FROM seat_holds h
          WHERE h.status = 'active' AND h.issuance_id IS NULL AND h.expires_at <= ${at}
+           AND (h.taken_by IS NULL OR h.expires_at <= ${unrecordedBefore})
            AND (${seats === undefined} OR h.id IN (
              SELECT c.hold_id FROM seat_claims c WHERE c.event_id = ${seats?.eventId ?? ''} AND c.seat_id = ANY(${[...(seats?.seatIds ?? [])]}::text[])))
          ORDER BY h.expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),

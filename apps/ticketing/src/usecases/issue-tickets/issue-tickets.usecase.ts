@@ -98,7 +98,11 @@ export class IssueTicketsUseCase {
 
   private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, admission: ScreenedAdmission | null): Promise<IssuedTickets> {
     const id = newId('iss');
-    const held = await this.hold(claims, request, id);
+    if (request.seat_hold_id) await this.takeHold(tenant, request, request.seat_hold_id, id);
+    const held = await this.hold(claims, request, id).catch(async (error: unknown) => {
+      await this.letGoOfHold(tenant, request, id);
+      throw error;
+    });
     // p-limit starts a waiting function from the call that finished before it, in that call's
     // async context; bound, it keeps its own (its request id, its Idempotency-Key's write).
     return this.inTurn(AsyncResource.bind(() => this.recordAndDrive(claims, tenant, request, admission, id, held)));
@@ -129,6 +133,7 @@ export class IssueTicketsUseCase {
       issuance = request.seat_hold_id ? await this.prisma.$transaction(record) : await record(this.prisma);
     } catch (error) {
       await this.giveBack(claims, id);
+      await this.letGoOfHold(tenant, order, id);
       throw error;
     }
     return this.drive.finish(claims, tenant, issuance);
@@ -143,7 +148,7 @@ export class IssueTicketsUseCase {
    * create, who has redeemed nothing yet.
    */
   private async prepare(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, units: HeldUnits): Promise<PreparedOrder> {
-    await this.assertSeatsCovered(tenant, request, units);
+    this.assertSeatsCovered(request, units);
     if (request.kind === 'comp') return { quote: { total: 0, currency: units.currency, discountId: null } };
     const quote = units.quote;
     if (!quote) throw new Error(`catalog held sale ${request.tier_id} without pricing it`);
@@ -163,19 +168,14 @@ export class IssueTicketsUseCase {
     return { customerId: newCustomerId, newCustomerId };
   }
 
-  private async assertSeatsCovered(tenant: Tenant, request: IssuanceRequest, held: HeldUnits): Promise<void> {
-    if (!held.seated) {
-      if (request.seat_hold_id) throw new ApiError('parameter_invalid', `Tier '${request.tier_id}' is not seated; leave seat_hold_id out.`, { param: 'seat_hold_id' });
-      return;
-    }
-    if (!request.seat_hold_id) {
+  /** A seated tier sells only with a seat hold (taken before its units were held), and an unseated one never does. */
+  private assertSeatsCovered(request: IssuanceRequest, held: HeldUnits): void {
+    if (!held.seated && request.seat_hold_id) throw new ApiError('parameter_invalid', `Tier '${request.tier_id}' is not seated; leave seat_hold_id out.`, { param: 'seat_hold_id' });
+    if (held.seated && !request.seat_hold_id) {
       throw new ApiError('parameter_missing', `Tier '${request.tier_id}' is seated: hold the seats (POST /v1/events/${request.event_id}/seats/hold) and pass seat_hold_id.`, {
         param: 'seat_hold_id',
       });
     }
-    const hold = await new SeatHoldRepository(this.prisma).find(tenant, request.seat_hold_id);
-    if (!hold) throw ApiError.resourceMissing('seat hold', request.seat_hold_id, 'seat_hold_id');
-    assertHoldCovers(hold, request, new Date());
   }
 
   /**
@@ -204,17 +204,33 @@ export class IssueTicketsUseCase {
     const together = alone ? null : await this.recordedTogether.run(tenantKey(tenant), { tenant, issuance, buyer: request.customer, newCustomerId });
     // Recorded alone, or after the shared statement could not (see createPendingTogether).
     const recorded = together ?? (await new IssuanceRepository(db).createPending(tenant, issuance, request.customer, newCustomerId, keySeal));
-    if (request.seat_hold_id) await this.takeHold(db, tenant, request.seat_hold_id, id);
+    if (request.seat_hold_id && !(await new SeatHoldRepository(db).bindTaken(tenant, request.seat_hold_id, id))) {
+      // Only a sweep of holds taken by issuances presumed dead (SeatHoldRepository.expireDue) gets here.
+      throw seatHoldUnavailable((await new SeatHoldRepository(db).find(tenant, request.seat_hold_id))!, new Date());
+    }
     return recorded;
   }
 
-  /** The hold is this issuance's from now on; another issuance, its expiry or a release got to it first if not. */
-  private async takeHold(tx: TicketingDb, tenant: Tenant, holdId: string, issuanceId: string): Promise<void> {
-    const holds = new SeatHoldRepository(tx);
+  /**
+   * Takes the seat hold for this issuance before it holds any unit: of concurrent issuances
+   * naming one hold (a buyer's double submit), one takes it and the others are refused
+   * seat_hold_unavailable having held nothing, so no other buyer finds the tier sold out meanwhile.
+   */
+  private async takeHold(tenant: Tenant, order: IssuanceRequest, holdId: string, issuanceId: string): Promise<void> {
+    const holds = new SeatHoldRepository(this.prisma);
+    const hold = await holds.find(tenant, holdId);
+    if (!hold) throw ApiError.resourceMissing('seat hold', holdId, 'seat_hold_id');
     const now = new Date();
-    if (await holds.bind(tenant, holdId, issuanceId, now)) return;
-    const hold = (await holds.find(tenant, holdId))!;
-    throw seatHoldUnavailable(hold, now);
+    assertHoldCovers(hold, order, now);
+    if (!(await holds.take(tenant, holdId, issuanceId, now))) throw seatHoldUnavailable((await holds.find(tenant, holdId))!, now);
+  }
+
+  /** Best effort: a hold not let go of now ends after its expiry (SeatHoldRepository.expireDue). */
+  private async letGoOfHold(tenant: Tenant, order: IssuanceRequest, issuanceId: string): Promise<void> {
+    if (!order.seat_hold_id) return;
+    await new SeatHoldRepository(this.prisma)
+      .letGo(tenant, order.seat_hold_id, issuanceId)
+      .catch((error: unknown) => this.logger.warn({ err: error, issuance_id: issuanceId }, 'seat hold not let go of; it ends after its expiry'));
   }
 
   /** Best effort: units not given back now return when their hold expires. */

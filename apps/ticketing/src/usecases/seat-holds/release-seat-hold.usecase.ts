@@ -26,7 +26,7 @@ export class ReleaseSeatHoldUseCase {
       const existing = await holds.find(tenant, holdId, eventId);
       if (!existing) throw ApiError.resourceMissing('seat_hold', holdId);
       // Taken by an issuance: its seats are being sold, or are sold.
-      if (existing.issuance_id) throw seatHoldUnavailable(existing, this.clock());
+      if (existing.issuance_id || existing.taken_by) throw seatHoldUnavailable(existing, this.clock());
       return existing;
     });
   }
