@@ -1,7 +1,6 @@
 import type { SeatStatus } from '@ticketing/contracts';
 import { waitFor } from '@ticketing/testing';
 import { as, createAccount, type ApiResponse } from './support/api';
-import { onSale } from './support/on-sale';
 import type { Client } from './support/lists';
 
 /** A published event with one seated tier and its seat map: rows A and B of four seats in "Stalls". */
@@ -202,15 +201,24 @@ describe('seat holds through the gateway', () => {
       expect(sold.body.tickets[0].seat).toBe('Stalls:A:4');
     });
 
-    it('refuses a seat hold for a tier that is not seated', async () => {
+    it('refuses a seat hold for a tier that is not seated, and one that does not exist, leaving the hold usable', async () => {
       const api = as((await createAccount()).secret_key);
-      const { eventId, tierId } = await onSale(api);
-      const refused = await api.post(`/v1/events/${eventId}/tickets`, {
-        ...seatedSale(tierId, 'hold_01JD3WE2F4H6K8M0P2R4T6V8X0', 1),
-        payment: { type: 'external', reference: 'o', amount: 2500 },
+      const { eventId, tierId: stallsId } = await seatedEvent(api);
+      const standing = (await api.post(`/v1/events/${eventId}/tiers`, { name: 'Standing', price: 2500, capacity: 10 })).body.id as string;
+      const hold = (await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'] })).body;
+      const onStanding = (holdId: string) => api.post(`/v1/events/${eventId}/tickets`, { ...seatedSale(standing, holdId, 1), payment: { type: 'external', reference: 'o', amount: 2500 } });
+
+      expect((await onStanding(hold.id)).body.error).toMatchObject({
+        code: 'parameter_invalid',
+        param: 'seat_hold_id',
+        message: `Seat 'Stalls:A:1' of seat hold '${hold.id}' sells under tier '${stallsId}', not '${standing}'.`,
       });
-      expect(refused.body.error).toMatchObject({ code: 'parameter_invalid', param: 'seat_hold_id' });
-      expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 0, held: 0 });
+      expect((await onStanding('hold_01JD3WE2F4H6K8M0P2R4T6V8X0')).body.error).toMatchObject({ code: 'resource_missing', param: 'seat_hold_id' });
+      expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data.map(({ sold, held }: { sold: number; held: number }) => ({ sold, held }))).toEqual([
+        { sold: 0, held: 0 },
+        { sold: 0, held: 0 },
+      ]);
+      expect((await api.post(`/v1/events/${eventId}/tickets`, seatedSale(stallsId, hold.id, 1))).status).toBe(200);
     });
   });
 });

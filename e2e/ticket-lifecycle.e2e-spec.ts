@@ -227,14 +227,16 @@ describe('a canceled event', () => {
 });
 
 describe('upgrade options', () => {
-  it('lists the event’s higher-rank tiers with the price difference and what is left, paginated', async () => {
+  it('lists the event’s higher-rank tiers on sale with the price difference and what is left, paginated', async () => {
     const api = as((await createAccount()).secret_key);
     const { eventId, ticket } = await oneTicket(api);
-    const tier = async (name: string, rank: number, price: number) => (await api.post(`/v1/events/${eventId}/tiers`, { name, price, capacity: 5, rank })).body.id as string;
-    const sameRank = await tier('Standing', 0, 1500);
+    const tier = async (name: string, rank: number, price: number, fields = {}) =>
+      (await api.post(`/v1/events/${eventId}/tiers`, { name, price, capacity: 5, rank, ...fields })).body.id as string;
+    await tier('Standing', 0, 1500);
     const vip = await tier('VIP', 2, 9000);
     const box = await tier('Box', 3, 2000);
-    expect(sameRank).toMatch(/^tier_/);
+    // Ranked above, but its sales open next year: an upgrade to it would be refused.
+    await tier('Lounge', 4, 12000, { sales_start_at: new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString() });
     await api.post(`/v1/events/${eventId}/tickets`, sale(vip, { quantity: 2, payment: { type: 'external', reference: 'v', amount: 18000 } }));
 
     const options = await api.get(`/v1/tickets/${ticket.id}/upgrade-options`);
@@ -242,14 +244,14 @@ describe('upgrade options', () => {
     expect(options.body).toEqual({
       object: 'list',
       data: [
-        { object: 'upgrade_option', tier_id: box, name: 'Box', rank: 3, price: 2000, currency: 'EUR', price_difference: 0, available: 5 },
-        { object: 'upgrade_option', tier_id: vip, name: 'VIP', rank: 2, price: 9000, currency: 'EUR', price_difference: 9000 - PRICE, available: 3 },
+        { id: box, object: 'upgrade_option', tier_id: box, name: 'Box', rank: 3, price: 2000, currency: 'EUR', price_difference: 0, available: 5 },
+        { id: vip, object: 'upgrade_option', tier_id: vip, name: 'VIP', rank: 2, price: 9000, currency: 'EUR', price_difference: 9000 - PRICE, available: 3 },
       ],
       has_more: false,
     });
     const first = await api.get(`/v1/tickets/${ticket.id}/upgrade-options?limit=1`);
-    expect(first.body).toMatchObject({ data: [{ tier_id: box }], has_more: true });
-    expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options?limit=1&starting_after=${box}`)).body).toMatchObject({ data: [{ tier_id: vip }], has_more: false });
+    expect(first.body).toMatchObject({ data: [{ id: box }], has_more: true });
+    expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options?limit=1&starting_after=${first.body.data[0].id}`)).body).toMatchObject({ data: [{ id: vip }], has_more: false });
 
     await api.post(`/v1/tickets/${ticket.id}/refund`, {});
     expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options`)).body.error).toMatchObject({ code: 'ticket_not_valid' });

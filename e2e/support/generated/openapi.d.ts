@@ -2439,6 +2439,7 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "tier_01JD3WB5C7E9G1J3L5N7Q9S1U4",
          *       "object": "upgrade_option",
          *       "tier_id": "tier_01JD3WB5C7E9G1J3L5N7Q9S1U4",
          *       "name": "VIP",
@@ -2450,6 +2451,8 @@ export interface components {
          *     }
          */
         UpgradeOption: {
+            /** @description The tier’s id, as `tier_id`: what `starting_after` takes. */
+            id: string;
             /** @enum {string} */
             object: "upgrade_option";
             tier_id: string;

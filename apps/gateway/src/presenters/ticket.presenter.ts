@@ -153,6 +153,7 @@ export function presentTicketCodeKeySet(set: ticketingV1.CodeKeySet): z.output<t
 
 export const upgradeOptionResource = z
   .object({
+    id: z.string().meta({ description: 'The tier’s id, as `tier_id`: what `starting_after` takes.' }),
     object: z.literal('upgrade_option'),
     tier_id: z.string(),
     name: z.string(),
@@ -164,11 +165,11 @@ export const upgradeOptionResource = z
   })
   .meta({
     id: 'UpgradeOption',
-    example: { object: 'upgrade_option', tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U4', name: 'VIP', rank: 2, price: 9000, currency: 'EUR', price_difference: 4500, available: 12 },
+    example: { id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U4', object: 'upgrade_option', tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U4', name: 'VIP', rank: 2, price: 9000, currency: 'EUR', price_difference: 4500, available: 12 },
   });
 
 export function presentUpgradeOption(option: ticketingV1.UpgradeOption): z.output<typeof upgradeOptionResource> {
-  return { object: 'upgrade_option', ...option };
+  return { id: option.tier_id, object: 'upgrade_option', ...option };
 }
 
 export const deliveryLinkResource = z

@@ -162,7 +162,21 @@ export class CatalogInventory {
     const tiers: TierFacts[] = [];
     for (let cursor = ''; ; ) {
       const page = await calls.listTiers({ event_id: eventId, page: { limit: 100, starting_after: cursor } });
-      tiers.push(...page.data.map(({ id, name, rank, price, currency, capacity, held, sold, seated }) => ({ id, name, rank, price, currency, capacity, held, sold, seated })));
+      tiers.push(
+        ...page.data.map(({ id, name, rank, price, currency, capacity, held, sold, seated, sales_start_at, sales_end_at }) => ({
+          id,
+          name,
+          rank,
+          price,
+          currency,
+          capacity,
+          held,
+          sold,
+          seated,
+          salesStartAt: sales_start_at ? new Date(sales_start_at) : null,
+          salesEndAt: sales_end_at ? new Date(sales_end_at) : null,
+        })),
+      );
       if (!page.has_more) return tiers;
       cursor = page.data[page.data.length - 1]!.id;
     }

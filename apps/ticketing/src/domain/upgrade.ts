@@ -17,6 +17,9 @@ export interface TierFacts {
   held: number;
   sold: number;
   seated: boolean;
+  /** When the tier's sales open and close; null when it has no such bound. */
+  salesStartAt: Date | null;
+  salesEndAt: Date | null;
 }
 
 export interface UpgradeOption {
@@ -31,11 +34,17 @@ export interface UpgradeOption {
   available: number;
 }
 
-/** The unseated tiers of the event ranked above the ticket's, newest first (the API's list order); none for a seated ticket. */
-export function upgradeOptions(current: TierFacts, tiers: readonly TierFacts[]): UpgradeOption[] {
+const onSaleAt = (tier: TierFacts, at: Date) => (tier.salesStartAt === null || tier.salesStartAt <= at) && (tier.salesEndAt === null || tier.salesEndAt > at);
+
+/**
+ * The unseated tiers of the event ranked above the ticket's whose sales window is open at `at`,
+ * newest first (the API's list order); none for a seated ticket. A tier not on sale is left out:
+ * an upgrade to it would be refused (tier_not_on_sale).
+ */
+export function upgradeOptions(current: TierFacts, tiers: readonly TierFacts[], at: Date): UpgradeOption[] {
   if (current.seated) return [];
   return tiers
-    .filter((tier) => tier.rank > current.rank && !tier.seated)
+    .filter((tier) => tier.rank > current.rank && !tier.seated && onSaleAt(tier, at))
     .sort((a, b) => (a.id < b.id ? 1 : -1))
     .map((tier) => ({
       tier_id: tier.id,

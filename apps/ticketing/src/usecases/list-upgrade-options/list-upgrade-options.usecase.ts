@@ -7,17 +7,18 @@ import { upgradeOptions, type UpgradeOption } from '../../domain/upgrade';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import { changeableTicket, currentTier } from '../change-ticket/changeable-ticket';
 
-/** Where a valid ticket can move: its event's higher-rank tiers, from catalog's live counters. */
+/** Where a valid ticket can move now: its event's higher-rank tiers on sale, from catalog's live counters. */
 export class ListUpgradeOptionsUseCase {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly catalog: CatalogInventory,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   async execute(claims: InternalClaims, tenant: Tenant, ticketId: string, page: PageRequest | undefined): Promise<Page<UpgradeOption>> {
     const id = requiredIdParam(ticketId, 'id');
     const ticket = await changeableTicket(new TicketRepository(this.prisma), tenant, id, 'upgraded');
     const tiers = await this.catalog.tiersOf(claims, ticket.event_id);
-    return paginateOrdered(page, upgradeOptions(currentTier(ticket, tiers), tiers), (option) => option.tier_id);
+    return paginateOrdered(page, upgradeOptions(currentTier(ticket, tiers), tiers, this.clock()), (option) => option.tier_id);
   }
 }
