@@ -259,7 +259,15 @@ describe('the error envelope', () => {
 
   it('answers malformed JSON, a body over 100 kB and a body that is not JSON', async () => {
     const key = secretKey('events:write');
-    expectEnvelope(await call('POST', '/v1/events', { key, rawBody: '{"name":' }), 400, 'invalid_json');
+    const malformed = await call('POST', '/v1/events', { key, rawBody: '{"name":' });
+    expectEnvelope(malformed, 400, 'invalid_json');
+    expect(malformed.body.error.message).toBe('The request body is not valid JSON.');
+    // Valid JSON, but not the object every operation takes: said as such.
+    for (const bare of ['null', '"x"', '12']) {
+      const refused = await call('POST', '/v1/events', { key, rawBody: bare });
+      expectEnvelope(refused, 400, 'invalid_json');
+      expect(refused.body.error.message).toBe('The request body must be a JSON object.');
+    }
     expectEnvelope(await call('POST', '/v1/events', { key, body: { name: 'x'.repeat(110_000), starts_at: '2027-01-01T00:00:00Z' } }), 413, 'body_too_large');
     expectEnvelope(await call('POST', '/v1/events', { key, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
   });

@@ -9,9 +9,22 @@ interface HttpError extends Error {
   type?: string;
 }
 
+/** Whether the body the parser refused is JSON all the same: a bare value, which its strict mode refuses. */
+function isBareJsonValue(error: HttpError & { body?: unknown }): boolean {
+  if (typeof error.body !== 'string') return false;
+  try {
+    JSON.parse(error.body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Errors raised by Express and its body parser, in the public API's terms. */
 function fromHttpError(error: HttpError): ApiError | undefined {
-  if (error.type === 'entity.parse.failed') return new ApiError('invalid_json', 'The request body is not valid JSON.');
+  if (error.type === 'entity.parse.failed') {
+    return new ApiError('invalid_json', isBareJsonValue(error) ? 'The request body must be a JSON object.' : 'The request body is not valid JSON.');
+  }
   if (error.type === 'entity.too.large') return new ApiError('body_too_large', `The request body is larger than ${BODY_LIMIT}.`);
   if (error.status === 415) return new ApiError('unsupported_media_type', error.message);
   // Other request faults Express reports, e.g. a URL with broken percent-encoding.
