@@ -122,12 +122,14 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     await expect(room.leave(callerOf(tenant), tenant, eventId, newId('qen'))).rejects.toMatchObject({ code: 'resource_missing', param: 'entry_id' });
   });
 
-  it('publishes queue.left for an entry that leaves, waiting or admitted, after its queue.joined', async () => {
+  it('publishes queue.left once for an entry that leaves, waiting or admitted, after its queue.joined', async () => {
     const { tenant, eventId } = await eventWithRoom(1);
     const admitted = await room.join(callerOf(tenant), tenant, eventId);
     const waiting = await room.join(callerOf(tenant), tenant, eventId);
     expect([admitted.status, waiting.status]).toEqual(['admitted', 'waiting']);
     await room.leave(callerOf(tenant), tenant, eventId, waiting.id);
+    // Leaving again (a client's retry) answers the same and announces nothing more.
+    expect(await room.leave(callerOf(tenant), tenant, eventId, waiting.id)).toMatchObject({ id: waiting.id, status: 'left' });
     await room.leave(callerOf(tenant), tenant, eventId, admitted.id);
     await expect(room.leave(callerOf(tenant), tenant, eventId, newId('qen'))).rejects.toMatchObject({ code: 'resource_missing' });
 

@@ -41,8 +41,8 @@ local function view(id)
   if rank then entry.position = rank + 1 end
   return entry
 end
-local function answer(entry)
-  return cjson.encode({ entry = entry, admitted = admitted, length = redis.call('ZCARD', waiting), admitted_total = tonumber(redis.call('HGET', state, 'admitted') or '0') })
+local function answer(entry, left_now)
+  return cjson.encode({ entry = entry, admitted = admitted, left_now = left_now or false, length = redis.call('ZCARD', waiting), admitted_total = tonumber(redis.call('HGET', state, 'admitted') or '0') })
 end
 `;
 
@@ -69,13 +69,14 @@ const LEAVE = `${ADMIT}
 admit()
 local id = ARGV[3]
 local entry = view(id)
-if entry and entry.status ~= 'left' then
+local left_now = entry and entry.status ~= 'left'
+if left_now then
   redis.call('ZREM', waiting, id)
   entry.status = 'left'
   entry.position = nil
   redis.call('HSET', entries, id, cjson.encode(entry))
 end
-return answer(entry)
+return answer(entry, left_now)
 `;
 
 /** A room's keys, in the order the scripts name them (KEYS[1..3]). */
@@ -96,6 +97,8 @@ interface ScriptAnswer {
   entry: StoredEntry | false;
   /** Entries this call admitted (their turn came), for queue.admitted. */
   admitted: string[] | Record<string, never>;
+  /** Whether this call took the entry out (a leave of an entry that had left already did not). */
+  left_now: boolean;
   length: number;
   admitted_total: number;
 }
@@ -105,6 +108,8 @@ export interface QueueAnswer {
   state: QueueState;
   /** Entry ids admitted during this call. */
   admittedNow: string[];
+  /** Whether this call took its entry out of the queue. */
+  leftNow: boolean;
 }
 
 export class QueueStore {
@@ -143,6 +148,7 @@ export class QueueStore {
       state: { event_id: eventId, length: answer.length, admitted: answer.admitted_total, admission_rate_per_minute: rate },
       // cjson writes an empty table as {}.
       admittedNow: Array.isArray(answer.admitted) ? answer.admitted : [],
+      leftNow: answer.left_now,
     };
   }
 

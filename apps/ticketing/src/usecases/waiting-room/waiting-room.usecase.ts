@@ -47,7 +47,7 @@ export class WaitingRoomUseCase {
     const rate = await this.rateOf(claims, tenant, eventId);
     const answer = await this.queues.leave(eventId, rate, requiredIdParam(entryId, 'entry_id'), this.clock());
     if (!answer.entry) throw ApiError.resourceMissing('queue entry', entryId, 'entry_id');
-    await this.announce(tenant, eventId, answer, answer.entry.status === 'left' ? { type: 'queue.left', entryId } : undefined);
+    await this.announce(tenant, eventId, answer, answer.leftNow ? { type: 'queue.left', entryId } : undefined);
     return answer.entry;
   }
 
