@@ -3,14 +3,14 @@ import { waitFor } from '@ticketing/testing';
 import { as, createAccount, type ApiResponse } from './support/api';
 import type { Client } from './support/lists';
 
-/** A published event with one seated tier and its seat map: rows A and B of four seats in "Stalls". */
-async function seatedEvent(api: Client): Promise<{ eventId: string; tierId: string }> {
+/** A published (or draft) event with one seated tier and its seat map: rows A and B of four seats in "Stalls". */
+async function seatedEvent(api: Client, status: 'published' | 'draft' = 'published'): Promise<{ eventId: string; tierId: string }> {
   const event = (await api.post('/v1/events', { name: 'Seated Night', starts_at: '2027-10-01T19:30:00Z', currency: 'EUR' })).body;
   const tier = (await api.post(`/v1/events/${event.id}/tiers`, { name: 'Stalls', price: 5000, capacity: 8, seated: true })).body;
   const seats = (labels: string[]) => labels.map((label) => ({ label, tier_id: tier.id }));
   const layout = { sections: [{ label: 'Stalls', rows: [{ label: 'A', seats: seats(['1', '2', '3', '4']) }, { label: 'B', seats: seats(['1', '2', '3', '4']) }] }] };
   expect((await api.put(`/v1/events/${event.id}/seatmap`, layout)).status).toBe(200);
-  expect((await api.patch(`/v1/events/${event.id}`, { status: 'published' })).status).toBe(200);
+  if (status === 'published') expect((await api.patch(`/v1/events/${event.id}`, { status: 'published' })).status).toBe(200);
   return { eventId: event.id, tierId: tier.id };
 }
 
@@ -85,6 +85,21 @@ describe('seat holds through the gateway', () => {
     }
     expect((await api.delete(`/v1/events/${eventId}/seats/hold/hold_01JD3WE2F4H6K8M0P2R4T6V8X0`)).status).toBe(404);
     expect((await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1', 'Stalls:B:4'] })).status).toBe(200);
+  });
+
+  it('holds no seat of a canceled event, whose seat map stays as it was; a draft event’s seats can be held, for comps', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId } = await seatedEvent(api);
+    expect((await api.patch(`/v1/events/${eventId}`, { status: 'canceled' })).status).toBe(200);
+    const refused = await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'] });
+    expect({ status: refused.status, error: refused.body.error }).toMatchObject({
+      status: 409,
+      error: { code: 'event_not_on_sale', message: 'The event is canceled; it takes no more tickets, so its seats cannot be held.' },
+    });
+    await seatMapShows(api, eventId, { 'Stalls:A:1': 'available' });
+
+    const draft = await seatedEvent(api, 'draft');
+    expect((await api.post(`/v1/events/${draft.eventId}/seats/hold`, { seats: ['Stalls:A:1'] })).body).toMatchObject({ status: 'active' });
   });
 
   it('keeps accounts apart: another account can neither see nor release a hold', async () => {

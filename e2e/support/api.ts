@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../tools/system/services';
+import { noteAnswer } from './documented-errors';
 import { gatewayUrl } from './system';
 
 const run = promisify(execFile);
@@ -47,7 +48,9 @@ export async function call<T = any>(
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  const body = text ? JSON.parse(text) : undefined;
+  noteAnswer(method, pathAndQuery, response.status, body);
+  return { status: response.status, headers: response.headers, body };
 }
 
 /** A client bound to one key (and, for benchmarks, another copy of the system). */

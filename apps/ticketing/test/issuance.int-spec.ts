@@ -1228,10 +1228,10 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   });
 
   describe('delivery pages (decision 0035)', () => {
-    /** Catalog's GetEvent, which the double does not serve: every event is the same night. */
+    /** Catalog's GetEvent as the page shows it: every event is the same night. */
     class OneNight extends CatalogInventory {
       override async eventFacts(): Promise<EventFacts> {
-        return { name: 'Harbour Lights', startsAt: '2027-07-01T20:00:00.000Z', waitingRoom: { enabled: false, admissionRatePerMinute: 0 } };
+        return { name: 'Harbour Lights', startsAt: '2027-07-01T20:00:00.000Z', status: 'published', waitingRoom: { enabled: false, admissionRatePerMinute: 0 } };
       }
     }
     const links = new DeliveryLinks(tokenSecret, 'http://gateway.test');

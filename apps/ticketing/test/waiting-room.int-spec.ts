@@ -20,16 +20,16 @@ const callerOf = (tenant: Tenant): InternalClaims => ({ request_id: 'req_test', 
 
 /** Each tenant's events' waiting rooms as catalog has them now, by tenant and event. */
 class CatalogRooms {
-  private readonly rooms = new Map<string, EventFacts['waitingRoom']>();
+  private readonly events = new Map<string, Pick<EventFacts, 'waitingRoom' | 'status'>>();
 
-  set(tenant: Tenant, eventId: string, room: EventFacts['waitingRoom']): void {
-    this.rooms.set(`${tenantKey(tenant)}/${eventId}`, room);
+  set(tenant: Tenant, eventId: string, waitingRoom: EventFacts['waitingRoom'], status = 'published'): void {
+    this.events.set(`${tenantKey(tenant)}/${eventId}`, { waitingRoom, status });
   }
 
   async eventFacts(claims: InternalClaims, eventId: string): Promise<EventFacts> {
-    const room = this.rooms.get(`${tenantKey({ accountId: claims.tenant!.account_id, mode: claims.tenant!.mode })}/${eventId}`);
-    if (!room) throw ApiError.resourceMissing('event', eventId);
-    return { name: 'Night', startsAt: '2027-03-01T20:00:00.000Z', waitingRoom: room };
+    const event = this.events.get(`${tenantKey({ accountId: claims.tenant!.account_id, mode: claims.tenant!.mode })}/${eventId}`);
+    if (!event) throw ApiError.resourceMissing('event', eventId);
+    return { name: 'Night', startsAt: '2027-03-01T20:00:00.000Z', ...event };
   }
 }
 
@@ -175,6 +175,21 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     const enabled = await eventWithRoom(10);
     const stranger: Tenant = { accountId: newId('acct'), mode: 'test' };
     await expect(room.join(callerOf(stranger), stranger, enabled.eventId)).rejects.toMatchObject({ code: 'resource_missing', status: 404 });
+  });
+
+  it('takes newcomers only in a published event’s room, as this copy or catalog has its status; those already in can still read and leave', async () => {
+    const { tenant, eventId } = await eventWithRoom(10);
+    const inside = await room.join(callerOf(tenant), tenant, eventId);
+    for (const status of ['canceled', 'completed', 'draft']) {
+      await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status, waiting_room_enabled: true, admission_rate_per_minute: 10 });
+      await expect(room.join(callerOf(tenant), tenant, eventId)).rejects.toMatchObject({ code: 'event_not_on_sale', message: `The event is ${status}; only a published event's waiting room takes newcomers.` });
+    }
+    const unheardOf = newId('evt');
+    catalogRooms.set(tenant, unheardOf, { enabled: true, admissionRatePerMinute: 10 }, 'canceled');
+    await expect(room.join(callerOf(tenant), tenant, unheardOf)).rejects.toMatchObject({ code: 'event_not_on_sale' });
+    expect((await room.read(callerOf(tenant), tenant, eventId, inside.id)).state).toMatchObject({ length: 0, admitted: 1 });
+    expect(await room.leave(callerOf(tenant), tenant, eventId, inside.id)).toMatchObject({ status: 'left' });
+    expect(ofType(await publishedOn(prisma, TICKETING_QUEUE_TOPIC, eventId), 'queue.joined')).toHaveLength(1);
   });
 
   it('opens a room catalog enabled before this copy of the setting heard of it', async () => {

@@ -8479,7 +8479,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `seats_unavailable`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `seats_unavailable`, `event_not_on_sale`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8635,6 +8635,19 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `seat_hold_unavailable`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -8691,7 +8704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `resource_missing`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8873,7 +8886,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `waiting_room_disabled`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `waiting_room_disabled`, `event_not_on_sale`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8984,7 +8997,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueueEntry"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `invalid_json`, `resource_missing`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -23,7 +23,7 @@ export const seatHoldsRoutes = [
     summary: 'Hold seats, all or none, while a buyer checks out; 409 seats_unavailable names the seats taken',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    errors: ['seats_unavailable'],
+    errors: ['seats_unavailable', 'event_not_on_sale'],
     body: createSeatHoldBody,
     response: seatHoldResource,
     handler: async ({ params, body }, { services }) =>
@@ -36,6 +36,7 @@ export const seatHoldsRoutes = [
     summary: 'Release held seats now; releasing a hold already ended answers the same',
     tag: TAG,
     access: secretKey('tickets:issue'),
+    errors: ['seat_hold_unavailable'],
     response: deletedResource('seat_hold').meta({ example: { id: 'hold_01JD3WE2F4H6K8M0P2R4T6V8X0', object: 'seat_hold', deleted: true } }),
     handler: async ({ params }, { services }) => {
       const hold = await services.seatHolds.releaseSeatHold({ event_id: params.id, hold_id: params.holdId });

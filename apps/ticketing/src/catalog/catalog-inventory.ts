@@ -42,6 +42,8 @@ export interface GuestQuote extends OrderQuote {
 export interface EventFacts {
   name: string;
   startsAt: string;
+  /** draft, published, canceled or completed. */
+  status: string;
   /** `admissionRatePerMinute` is 0 when the event has no rate set. */
   waitingRoom: { enabled: boolean; admissionRatePerMinute: number };
 }
@@ -152,6 +154,7 @@ export class CatalogInventory {
     return {
       name: event.name,
       startsAt: event.starts_at,
+      status: event.status,
       waitingRoom: { enabled: event.waiting_room?.enabled ?? false, admissionRatePerMinute: event.waiting_room?.admission_rate_per_minute ?? 0 },
     };
   }

@@ -27,8 +27,10 @@ export class WaitingRoomUseCase {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /** Only a published event's room takes newcomers: a draft one's admissions could buy nothing, a canceled one's never. */
   async join(claims: InternalClaims, tenant: Tenant, eventId: string): Promise<QueueEntry> {
-    const rate = await this.rateOf(claims, tenant, eventId);
+    const { rate, status } = await this.room(claims, tenant, eventId);
+    if (status !== 'published') throw new ApiError('event_not_on_sale', `The event is ${status}; only a published event's waiting room takes newcomers.`);
     const id = newId('qen');
     const answer = await this.queues.join(eventId, rate, id, this.clock());
     await this.announce(tenant, eventId, answer, { type: 'queue.joined', entryId: id });
@@ -36,7 +38,7 @@ export class WaitingRoomUseCase {
   }
 
   async read(claims: InternalClaims, tenant: Tenant, eventId: string, entryId: string): Promise<{ state: QueueState; entry: QueueEntry | null }> {
-    const rate = await this.rateOf(claims, tenant, eventId);
+    const { rate } = await this.room(claims, tenant, eventId);
     const answer = await this.queues.read(eventId, rate, entryId ? requiredIdParam(entryId, 'entry_id') : null, this.clock());
     if (entryId && !answer.entry) throw ApiError.resourceMissing('queue entry', entryId, 'entry_id');
     await this.announce(tenant, eventId, answer);
@@ -44,21 +46,21 @@ export class WaitingRoomUseCase {
   }
 
   async leave(claims: InternalClaims, tenant: Tenant, eventId: string, entryId: string): Promise<QueueEntry> {
-    const rate = await this.rateOf(claims, tenant, eventId);
+    const { rate } = await this.room(claims, tenant, eventId);
     const answer = await this.queues.leave(eventId, rate, requiredIdParam(entryId, 'entry_id'), this.clock());
     if (!answer.entry) throw ApiError.resourceMissing('queue entry', entryId, 'entry_id');
     await this.announce(tenant, eventId, answer, answer.leftNow ? { type: 'queue.left', entryId } : undefined);
     return answer.entry;
   }
 
-  /** The room's admission rate; refused when catalog says the event has no room enabled, or the tenant no such event. */
-  private async rateOf(claims: InternalClaims, tenant: Tenant, eventId: string): Promise<number> {
+  /** The room's admission rate and its event's status; refused when catalog says the event has no room enabled, or the tenant no such event. */
+  private async room(claims: InternalClaims, tenant: Tenant, eventId: string): Promise<{ rate: number; status: string }> {
     const id = requiredIdParam(eventId, 'event_id');
     const copy = await new EventSettingsRepository(this.prisma).find(tenant, id);
-    if (copy?.waiting_room_enabled && copy.admission_rate_per_minute !== null) return copy.admission_rate_per_minute;
-    const { waitingRoom } = await this.catalog.eventFacts(claims, id);
+    if (copy?.waiting_room_enabled && copy.admission_rate_per_minute !== null) return { rate: copy.admission_rate_per_minute, status: copy.status };
+    const { waitingRoom, status } = await this.catalog.eventFacts(claims, id);
     if (!waitingRoom.enabled || waitingRoom.admissionRatePerMinute === 0) throw waitingRoomDisabled(id);
-    return waitingRoom.admissionRatePerMinute;
+    return { rate: waitingRoom.admissionRatePerMinute, status };
   }
 
   /**
