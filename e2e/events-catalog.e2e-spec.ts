@@ -82,7 +82,8 @@ describe('events: the full catalog resource through the gateway', () => {
       name: 'Harbour Lights (late show)',
       venue: { name: 'Melkweg', address: null, city: 'Amsterdam', country: 'NL', timezone: 'Europe/Amsterdam' },
       tags: ['late'],
-      waiting_room: { enabled: false, admission_rate_per_minute: null },
+      // Paused: the room keeps its rate, so enabling it again needs none.
+      waiting_room: { enabled: false, admission_rate_per_minute: 300 },
       updated_at: expect.any(String),
     });
 

@@ -106,6 +106,22 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       expect(tier).toMatchObject({ currency: 'EUR', price: 4500, capacity: 100, held: 0, sold: 0, min_per_order: 1, max_per_order: 0 });
     });
 
+    it('keeps a waiting room’s rate when an update leaves it out: pausing and resuming the room needs no rate', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest({ waiting_room: { enabled: true, admission_rate_per_minute: 300 } }), claims, options);
+      const room = async (waitingRoom: { enabled: boolean; admission_rate_per_minute: number }) =>
+        (await callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { waiting_room: waitingRoom }), claims, options)).waiting_room;
+      expect(await room({ enabled: false, admission_rate_per_minute: 0 })).toEqual({ enabled: false, admission_rate_per_minute: 300 });
+      expect(await room({ enabled: true, admission_rate_per_minute: 0 })).toEqual({ enabled: true, admission_rate_per_minute: 300 });
+      expect(await room({ enabled: true, admission_rate_per_minute: 120 })).toEqual({ enabled: true, admission_rate_per_minute: 120 });
+
+      const roomless = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      await expect(callUnary(events.updateEvent.bind(events), updateEventRequest(roomless.id, { waiting_room: { enabled: true, admission_rate_per_minute: 0 } }), claims, options)).rejects.toMatchObject({
+        code: 'parameter_missing',
+        param: 'waiting_room.admission_rate_per_minute',
+      });
+    });
+
     it('moves through draft → published → canceled, announcing each status change as its own message', async () => {
       const claims = tenant();
       const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);

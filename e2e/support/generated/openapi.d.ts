@@ -3639,7 +3639,7 @@ export interface operations {
                     waiting_room?: {
                         enabled: boolean;
                         /**
-                         * @description Required while enabled.
+                         * @description Required to enable a room that has no rate yet. Left out of an update, the current rate stays, so a paused room resumes at it.
                          * @example 300
                          */
                         admission_rate_per_minute?: number;
@@ -3947,7 +3947,7 @@ export interface operations {
                     waiting_room?: {
                         enabled: boolean;
                         /**
-                         * @description Required while enabled.
+                         * @description Required to enable a room that has no rate yet. Left out of an update, the current rate stays, so a paused room resumes at it.
                          * @example 300
                          */
                         admission_rate_per_minute?: number;

@@ -1,5 +1,7 @@
 import { ApiError } from '@ticketing/errors';
 import {
+  changedWaitingRoom,
+  validWaitingRoomChange,
   assertEndsAfterStart,
   DEFAULT_CURRENCY,
   MAX_ADMISSION_RATE_PER_MINUTE,
@@ -125,6 +127,20 @@ describe('validWaitingRoom', () => {
         expect.objectContaining({ code: 'parameter_invalid', param: 'waiting_room.admission_rate_per_minute' }),
       );
     }
+  });
+});
+
+describe('changedWaitingRoom', () => {
+  it('keeps the current rate when the change leaves it out, and takes a given one', () => {
+    expect(changedWaitingRoom(validWaitingRoomChange({ enabled: false, admission_rate_per_minute: 0 }), 300)).toEqual({ enabled: false, admission_rate_per_minute: 300 });
+    expect(changedWaitingRoom(validWaitingRoomChange({ enabled: true, admission_rate_per_minute: 0 }), 300)).toEqual({ enabled: true, admission_rate_per_minute: 300 });
+    expect(changedWaitingRoom(validWaitingRoomChange({ enabled: true, admission_rate_per_minute: 60 }), 300)).toEqual({ enabled: true, admission_rate_per_minute: 60 });
+  });
+
+  it('refuses to enable a room that has no rate and is given none', () => {
+    expect(() => changedWaitingRoom(validWaitingRoomChange({ enabled: true, admission_rate_per_minute: 0 }), null)).toThrow(
+      expect.objectContaining({ code: 'parameter_missing', param: 'waiting_room.admission_rate_per_minute' }),
+    );
   });
 });
 

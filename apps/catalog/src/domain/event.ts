@@ -131,13 +131,28 @@ export function validVenue(venue: VenueInput | undefined): Venue | null {
   };
 }
 
+/** A new event's waiting room: none unless given, and an enabled one needs its rate. */
 export function validWaitingRoom(room: WaitingRoomInput | undefined): WaitingRoomSettings {
   if (!room) return { enabled: false, admission_rate_per_minute: null };
+  return changedWaitingRoom(validWaitingRoomChange(room), null);
+}
+
+/** A change of an event's waiting room; a rate left out (0 on the wire, null here) keeps the event's current rate. */
+export function validWaitingRoomChange(room: WaitingRoomInput): WaitingRoomSettings {
   const rate = room.admission_rate_per_minute === 0 ? null : integerInRange(room.admission_rate_per_minute, 'waiting_room.admission_rate_per_minute', 1, MAX_ADMISSION_RATE_PER_MINUTE);
-  if (room.enabled && rate === null) {
+  return { enabled: room.enabled, admission_rate_per_minute: rate };
+}
+
+/** The room after `change`: a room paused and resumed keeps its rate; an enabled one needs one. */
+export function changedWaitingRoom(change: WaitingRoomSettings, currentRate: number | null): WaitingRoomSettings {
+  return { enabled: change.enabled, admission_rate_per_minute: requiredRateIfEnabled(change.enabled, change.admission_rate_per_minute ?? currentRate) };
+}
+
+function requiredRateIfEnabled(enabled: boolean, rate: number | null): number | null {
+  if (enabled && rate === null) {
     throw new ApiError('parameter_missing', 'An enabled waiting room needs waiting_room.admission_rate_per_minute.', { param: 'waiting_room.admission_rate_per_minute' });
   }
-  return { enabled: room.enabled, admission_rate_per_minute: rate };
+  return rate;
 }
 
 export function assertEndsAfterStart(details: Pick<EventDetails, 'starts_at' | 'ends_at'>): void {

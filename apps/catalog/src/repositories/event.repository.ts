@@ -112,6 +112,8 @@ export interface LockedEvent {
   starts_at: Date;
   ends_at: Date | null;
   tier_count: number;
+  /** The waiting room's rate, kept while the room is disabled. */
+  admission_rate_per_minute: number | null;
 }
 
 /** Events of one tenant. Every method takes the tenant; nothing here can see another's rows. */
@@ -160,7 +162,8 @@ export class EventRepository {
    */
   async lock(tenant: Tenant, id: string): Promise<LockedEvent | null> {
     const rows = await this.db.$queryRaw<Array<Omit<LockedEvent, 'status'> & { status: string }>>`
-      SELECT e.status, e.currency, e.starts_at, e.ends_at, (SELECT count(*)::int FROM tiers t WHERE t.event_id = e.id) AS tier_count
+      SELECT e.status, e.currency, e.starts_at, e.ends_at, (SELECT count(*)::int FROM tiers t WHERE t.event_id = e.id) AS tier_count,
+             e.waiting_room_admission_rate_per_minute AS admission_rate_per_minute
       FROM events e WHERE e.id = ${id} AND e.account_id = ${tenant.accountId} AND e.mode = ${tenant.mode} FOR UPDATE`;
     const row = rows[0];
     return row ? { ...row, status: eventStatus(row.status) } : null;

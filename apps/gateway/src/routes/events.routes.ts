@@ -23,7 +23,9 @@ const venueBody = z
 const waitingRoomBody = z
   .strictObject({
     enabled: z.boolean(),
-    admission_rate_per_minute: wholeNumber(1, 1_000_000).optional().meta({ description: 'Required while enabled.', example: 300 }),
+    admission_rate_per_minute: wholeNumber(1, 1_000_000)
+      .optional()
+      .meta({ description: 'Required to enable a room that has no rate yet. Left out of an update, the current rate stays, so a paused room resumes at it.', example: 300 }),
   })
   .meta({ description: 'Queue buyers during an on-sale and admit them at this rate.' });
 

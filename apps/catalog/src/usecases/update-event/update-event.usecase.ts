@@ -13,7 +13,8 @@ import {
   validStartsAt,
   validTags,
   validVenue,
-  validWaitingRoom,
+  changedWaitingRoom,
+  validWaitingRoomChange,
   type CatalogEvent,
   type EventDetails,
   type VenueInput,
@@ -51,7 +52,7 @@ function validChanges(command: UpdateEventCommand): Partial<EventDetails> {
   if (command.category !== undefined) changes.category = validCategory(command.category);
   if (command.tags !== undefined) changes.tags = validTags(command.tags.values);
   if (command.currency !== undefined) changes.currency = validCurrency(command.currency);
-  if (command.waiting_room !== undefined) changes.waiting_room = validWaitingRoom(command.waiting_room);
+  if (command.waiting_room !== undefined) changes.waiting_room = validWaitingRoomChange(command.waiting_room);
   return changes;
 }
 
@@ -79,6 +80,7 @@ export class UpdateEventUseCase {
       if (!locked) throw ApiError.resourceMissing('event', command.id);
       const status = requestedStatus ?? locked.status;
       assertTransition(locked.status, status);
+      if (changes.waiting_room) changes.waiting_room = changedWaitingRoom(changes.waiting_room, locked.admission_rate_per_minute);
       if (isFinal(locked.status)) {
         if (Object.keys(changes).length === 0) return (await events.findById(tenant, command.id))!;
         throw new ApiError('event_finalized', `The event is ${locked.status}; it can no longer change.`);
