@@ -1,6 +1,7 @@
 import type { SeatStatus } from '@ticketing/contracts';
 import { waitFor } from '@ticketing/testing';
 import { as, createAccount, type ApiResponse } from './support/api';
+import { queryServiceDatabase } from './support/databases';
 import type { Client } from './support/lists';
 
 /** A published (or draft) event with one seated tier and its seat map: rows A and B of four seats in "Stalls". */
@@ -157,7 +158,13 @@ describe('seat holds through the gateway', () => {
       expect(late.status).toBe(409);
       expect(late.body.error).toMatchObject({ code: 'seat_hold_unavailable', param: 'seat_hold_id', message: `Seat hold '${hold.id}' has expired; hold the seats again.` });
       expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 0, held: 0 });
-      await waitFor('the expired hold to free its seat', async () => ((await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:B:1'] })).status === 200 ? true : undefined));
+      // The sweeper ends the hold on its own (a new hold of the seat would end it too), and the seat map follows.
+      await waitFor('the sweeper to end the expired hold', async () => {
+        const [row] = await queryServiceDatabase<{ status: string }>('ticketing', 'SELECT status FROM seat_holds WHERE id = $1', [hold.id]);
+        return row?.status === 'expired' || undefined;
+      });
+      await seatMapShows(api, eventId, { 'Stalls:B:1': 'available' });
+      expect((await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:B:1'] })).status).toBe(200);
     });
 
     it('does not upgrade a seated ticket, and frees a refunded one’s seat: the seat map shows it available, and it sells again', async () => {

@@ -103,14 +103,22 @@ describe('ticket lifecycle through the gateway', () => {
     expect(await tierCounters(api, eventId)).toEqual({ held: 0, sold: 1, available: 9 });
   });
 
+  it('lets one of many concurrent copies of a transfer win (a double submit); every other gets 409', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, ticket } = await oneTicket(api);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => api.post(`/v1/tickets/${ticket.id}/transfer`, { customer: { email: 'bo@example.com' } })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    const winner = answers.find((answer) => answer.status === 200)!;
+    expect((await api.get(`/v1/tickets?event_id=${eventId}&status=valid`)).body.data).toEqual([winner.body]);
+    expect(await tierCounters(api, eventId)).toEqual({ held: 0, sold: 1, available: 9 });
+  });
+
   it('lets one of two concurrent changes of a ticket win; the other gets 409', async () => {
     const api = as((await createAccount()).secret_key);
     type Change = { action: string; body: Record<string, unknown> };
     // Each second change is refused whichever order they land in (a transfer and then a refund
     // would both be right, one after the other, so such a pair proves nothing).
-    const toBo = { action: 'transfer', body: { customer: { email: 'bo@example.com' } } };
     const pairs: Array<[Change, Change]> = [
-      [toBo, toBo],
       [{ action: 'refund', body: {} }, { action: 'refund', body: {} }],
       [{ action: 'refund', body: {} }, { action: 'revoke', body: { reason: 'Fraud' } }],
     ];
@@ -321,6 +329,28 @@ describe('upgrades', () => {
     expect(await counters(api, eventId)).toEqual({ [gaId]: { sold: 1, held: 0 }, [vip]: { sold: 0, held: 0 } });
     expect(await counters(stranger, theirs.eventId)).toEqual({ [theirs.gaId]: { sold: 1, held: 0 }, [theirs.vip]: { sold: 0, held: 0 } });
     expect((await stranger.get(`/v1/tickets?tier_id=${theirs.vip}`)).body.data).toEqual([]);
+  });
+
+  it('keeps a ticket and its tiers consistent when an upgrade, a transfer and a refund race on it: each is applied whole or refused with 409', async () => {
+    const api = as((await createAccount()).secret_key);
+    for (let round = 0; round < 3; round += 1) {
+      const { eventId, gaId, vip, ticket } = await gaAndVip(api);
+      const answers = await Promise.all([
+        api.post(`/v1/tickets/${ticket.id}/upgrade`, { tier_id: vip, payment: { type: 'external', reference: `up-${round}`, amount: difference } }),
+        api.post(`/v1/tickets/${ticket.id}/transfer`, { customer: { email: `bo${round}@example.com` } }),
+        api.post(`/v1/tickets/${ticket.id}/refund`, {}),
+      ]);
+      // One after another, an upgrade and a transfer may both apply; nothing applies after a refund.
+      expect(answers.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.body.error.code])).toEqual(
+        answers.filter((answer) => answer.status !== 200).map(() => [409, expect.stringMatching(/^(ticket_changed|ticket_not_valid|ticket_already_held)$/)]),
+      );
+      const [upgraded, transferred, refunded] = answers.map((answer) => answer.status === 200);
+      const now = (await api.get(`/v1/tickets/${ticket.id}`)).body;
+      expect({ status: now.status, tier: now.tier_id }).toEqual({ status: refunded ? 'refunded' : 'valid', tier: upgraded ? vip : gaId });
+      expect({ holderChanged: now.customer !== ticket.customer }).toEqual({ holderChanged: transferred });
+      const soldIn = (tierId: string) => (now.status === 'valid' && now.tier_id === tierId ? 1 : 0);
+      expect(await counters(api, eventId)).toEqual({ [gaId]: { sold: soldIn(gaId), held: 0 }, [vip]: { sold: soldIn(vip), held: 0 } });
+    }
   });
 
   it('lets one of two concurrent upgrades of a ticket win; the other gets 409 and holds nothing', async () => {
