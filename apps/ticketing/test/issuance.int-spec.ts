@@ -121,6 +121,18 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   const issue = (claims: InternalClaims, request: ticketingV1.IssueTicketsRequest, callOptions: CallerOptions = options) =>
     callUnary(tickets.issueTickets.bind(tickets), request, claims, callOptions);
   const tierCounters = async (tierId: string) => catalogSide.double.counters(tierId);
+  /** The payload of the ticket.issued an issuance of `tickets` publishes, as the event catalogue has it. */
+  const issuedData = (eventId: string, tierId: string, issuanceId: string, tickets: readonly ticketingV1.Ticket[], fields: { amount: number; kind?: 'sale' | 'comp'; discount_id?: string | null }) => ({
+    event_id: eventId,
+    tier_id: tierId,
+    issuance_id: issuanceId,
+    customer_id: tickets[0]!.customer_id,
+    ticket_ids: tickets.map((ticket) => ticket.id),
+    amount: fields.amount,
+    currency: 'EUR',
+    kind: fields.kind ?? 'sale',
+    discount_id: fields.discount_id ?? null,
+  });
   /** Runs `use` against a ticketing server of its own, built with `deps`, and stops the server after. */
   const withTicketingServer = async (deps: TicketingDependencies, use: (client: ticketingV1.TicketServiceClient) => Promise<void>) => {
     const server = await startGrpcServer(ticketingGrpcServices(prisma, deps, { tokenSecret, logger }), 0);
@@ -150,16 +162,15 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const again = await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'order-2', amount: 2500 }, customer: { reference: { $case: 'details', value: { email: 'ann@example.com', name: '' } } } }));
     expect(again.tickets[0]!.customer_id).toBe(customerId);
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 3 });
-    const facts = { event_id: eventId, tier_id: tierId, customer_id: customerId, currency: 'EUR', kind: 'sale', discount_id: null };
     expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).toEqual([
       expect.objectContaining({
         type: 'ticket.issued',
         account_id: claims.tenant!.account_id,
         mode: 'test',
         request_id: 'req_test',
-        data: { ...facts, issuance_id: issued.issuance_id, ticket_ids: issued.tickets.map((ticket) => ticket.id), amount: 5000 },
+        data: issuedData(eventId, tierId, issued.issuance_id, issued.tickets, { amount: 5000 }),
       }),
-      expect.objectContaining({ type: 'ticket.issued', data: { ...facts, issuance_id: again.issuance_id, ticket_ids: [again.tickets[0]!.id], amount: 2500 } }),
+      expect.objectContaining({ type: 'ticket.issued', data: issuedData(eventId, tierId, again.issuance_id, again.tickets, { amount: 2500 }) }),
     ]);
   });
 
@@ -327,20 +338,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       { type: 'seat.sold', data: { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'] } },
     ]);
     expect((await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).map(({ type, data }) => ({ type, data }))).toEqual([
-      {
-        type: 'ticket.issued',
-        data: {
-          event_id: eventId,
-          tier_id: tierId,
-          issuance_id: sold.issuance_id,
-          customer_id: sold.tickets[0]!.customer_id,
-          ticket_ids: sold.tickets.map((ticket) => ticket.id),
-          amount: 5000,
-          currency: 'EUR',
-          kind: 'sale',
-          discount_id: null,
-        },
-      },
+      { type: 'ticket.issued', data: issuedData(eventId, tierId, sold.issuance_id, sold.tickets, { amount: 5000 }) },
     ]);
   });
 
@@ -651,20 +649,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(issued.tickets.map((ticket) => ticket.price)).toEqual([2250, 2250]);
       expect(await prisma.issuance.findUniqueOrThrow({ where: { id: issued.issuance_id } })).toMatchObject({ discount_id: discountId, amount: 4500n });
       expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).toEqual([
-        expect.objectContaining({
-          type: 'ticket.issued',
-          data: {
-            event_id: eventId,
-            tier_id: tierId,
-            issuance_id: issued.issuance_id,
-            customer_id: issued.tickets[0]!.customer_id,
-            ticket_ids: issued.tickets.map((ticket) => ticket.id),
-            amount: 4500,
-            currency: 'EUR',
-            kind: 'sale',
-            discount_id: discountId,
-          },
-        }),
+        expect.objectContaining({ type: 'ticket.issued', data: issuedData(eventId, tierId, issued.issuance_id, issued.tickets, { amount: 4500, discount_id: discountId }) }),
       ]);
       expect(catalogSide.double.redemptions(discountId)).toBe(1);
 
@@ -900,17 +885,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         type: 'ticket.issued',
         account_id: claims.tenant!.account_id,
         mode: 'test',
-        data: {
-          event_id: eventId,
-          tier_id: tierId,
-          issuance_id: comped.id,
-          customer_id: comped.tickets[0]!.customer_id,
-          ticket_ids: comped.tickets.map((ticket) => ticket.id),
-          amount: 0,
-          currency: 'EUR',
-          kind: 'comp',
-          discount_id: null,
-        },
+        data: issuedData(eventId, tierId, comped.id, comped.tickets, { amount: 0, kind: 'comp' }),
       }),
     ]);
   });
