@@ -83,6 +83,22 @@ describe('waiting room through the gateway', () => {
     expect({ status: notFound.status, code: notFound.body.error?.code }).toEqual({ status: 404, code: 'resource_missing' });
   });
 
+  it('takes no newcomer once the event is canceled; an entry already in can still read its place and leave', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId } = await onSaleBehindRoom(api, 1);
+    await api.post(`/v1/events/${eventId}/queue/join`, {});
+    const inside = (await api.post(`/v1/events/${eventId}/queue/join`, {})).body;
+    expect((await api.patch(`/v1/events/${eventId}`, { status: 'canceled' })).status).toBe(200);
+    // Ticketing hears of the cancellation through catalog's messages (decision 0034); joins in that moment still queue.
+    const refused = await waitFor('the room to refuse newcomers', async () => {
+      const answer = await api.post(`/v1/events/${eventId}/queue/join`, {});
+      return answer.status === 409 ? answer : undefined;
+    });
+    expect(refused.body.error).toMatchObject({ code: 'event_not_on_sale', message: "The event is canceled; only a published event's waiting room takes newcomers." });
+    expect((await api.get(`/v1/events/${eventId}/queue?entry_id=${inside.id}`)).body).toMatchObject({ entry: { id: inside.id, status: 'waiting', position: 1 } });
+    expect((await api.post(`/v1/events/${eventId}/queue/leave`, { entry_id: inside.id })).body).toMatchObject({ id: inside.id, status: 'left' });
+  });
+
   it('refuses another account’s queue entries, to read or to leave: they keep their place and their admission', async () => {
     const owner = as((await createAccount()).secret_key);
     const { eventId, tierId } = await onSaleBehindRoom(owner, 1);
