@@ -1,3 +1,5 @@
+import { createLogger } from '@ticketing/observability';
+import { connectRedis } from '@ticketing/redis';
 import { activateLive, as, call, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
 
@@ -35,6 +37,38 @@ describe('account and API keys through the gateway', () => {
     const rows = await queryServiceDatabase('identity', 'SELECT * FROM api_keys WHERE id = $1', [minted.body.id]);
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(secret);
+  });
+
+  it('shows a minted key’s secret once, even to a retry under its Idempotency-Key, so a replay gives no key a secret', async () => {
+    const account = await createAccount();
+    const root = as(account.secret_key);
+    const narrow = as((await root.post('/v1/account/keys', { label: 'key admin', scopes: ['keys:manage'] })).body.secret);
+    const body = { label: 'powerful', scopes: ['events:write'] };
+    const headers = { 'Idempotency-Key': 'mint-powerful' };
+
+    const minted = await root.post('/v1/account/keys', body, headers);
+    expect(minted.body.secret).toMatch(/^sk_test_/);
+    const replayed = await root.post('/v1/account/keys', body, headers);
+    expect({ status: replayed.status, replayed: replayed.headers.get('idempotent-replayed'), body: replayed.body }).toEqual({
+      status: 200,
+      replayed: 'true',
+      body: { ...minted.body, secret: null },
+    });
+    // Keys are scoped per account and mode (decision 0009): another key of the account replaying
+    // the request, one without events:write, sees the key as a listing would, never its secret.
+    const borrowed = await narrow.post('/v1/account/keys', body, headers);
+    expect({ status: borrowed.status, replayed: borrowed.headers.get('idempotent-replayed'), body: borrowed.body }).toEqual({ status: 200, replayed: 'true', body: replayed.body });
+
+    // Stored nowhere: not in the gateway's record of the answer (identity's: e2e/idempotency-crash).
+    const redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', createLogger('e2e', 'silent'));
+    try {
+      const records = await redis.keys(`idempotency:*:${account.account_id}:*`);
+      expect(records.length).toBeGreaterThan(0);
+      for (const record of records) expect((await redis.get(record)) ?? '').not.toContain(minted.body.secret);
+    } finally {
+      await redis.close();
+    }
+    expect((await root.get('/v1/account/keys')).body.data.filter((key: { label: string }) => key.label === 'powerful')).toHaveLength(1);
   });
 
   it('enforces the minting rules', async () => {

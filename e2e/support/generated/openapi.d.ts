@@ -1639,8 +1639,8 @@ export interface components {
              * @example 2027-07-01T20:00:00.000Z
              */
             revoked_at: string | null;
-            /** @description The key itself. Returned here once and never again. */
-            secret: string;
+            /** @description The key itself, in the answer that creates it, once: it is stored nowhere. A replay of that answer (the same Idempotency-Key) has it null; if the first answer was lost, revoke the key and mint another. */
+            secret: string | null;
         };
         /** @description An error answered with HTTP 403. */
         ForbiddenError: {

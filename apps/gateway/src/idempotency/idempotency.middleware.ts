@@ -40,7 +40,15 @@ function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
 function settle(store: IdempotencyStore, scope: IdempotencyScope, fingerprint: string, response: StoredResponse): Promise<void> {
   if (response.status >= 500) return store.markOutcomeUnknown(scope, fingerprint);
   if (isErrorEnvelope(response.body) && response.body.error.type === 'idempotency_error') return store.release(scope);
-  return store.complete(scope, fingerprint, response);
+  return store.complete(scope, fingerprint, { ...response, body: withoutSecret(response.body) });
+}
+
+/**
+ * A `secret` in an answer (a minted API key) is shown once and stored nowhere, not even to
+ * replay it: the kept answer has it null, as the service's own record does (decision 0025).
+ */
+function withoutSecret(body: unknown): unknown {
+  return typeof body === 'object' && body !== null && typeof (body as { secret?: unknown }).secret === 'string' ? { ...body, secret: null } : body;
 }
 
 /**

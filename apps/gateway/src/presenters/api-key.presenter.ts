@@ -17,7 +17,15 @@ export const apiKeyResource = z
   .meta({ id: 'ApiKey' });
 
 export const createdApiKeyResource = apiKeyResource
-  .extend({ secret: z.string().meta({ description: 'The key itself. Returned here once and never again.' }) })
+  .extend({
+    secret: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The key itself, in the answer that creates it, once: it is stored nowhere. A replay of that answer (the same Idempotency-Key) has it null; if the first answer was lost, revoke the key and mint another.',
+      }),
+  })
   .meta({ id: 'CreatedApiKey' });
 
 export function presentApiKey(key: identityV1.ApiKey): z.output<typeof apiKeyResource> {
@@ -38,5 +46,5 @@ export function presentApiKey(key: identityV1.ApiKey): z.output<typeof apiKeyRes
 
 export function presentCreatedApiKey(created: identityV1.CreatedApiKey): z.output<typeof createdApiKeyResource> {
   if (!created.key) throw new Error('identity answered CreateApiKey without the key record');
-  return { ...presentApiKey(created.key), secret: created.secret };
+  return { ...presentApiKey(created.key), secret: created.secret === '' ? null : created.secret };
 }

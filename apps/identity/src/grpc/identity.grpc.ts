@@ -65,7 +65,7 @@ export function identityGrpcHandlers(prisma: PrismaClient, keyCache: KeyCache): 
     },
     createApiKey: async (request, context) => {
       const minted = await createApiKey.execute(context.tenant, context.key, request);
-      return { key: toApiKeyMessage(minted.key), secret: minted.secret };
+      return { key: toApiKeyMessage(minted.key), secret: minted.secret ?? '' };
     },
     listApiKeys: async (request, context) => {
       const page = await listApiKeys.execute(context.tenant, request.page);
