@@ -195,6 +195,8 @@ describe('events: the full catalog resource through the gateway', () => {
       ['enabled as a string', { ...base, waiting_room: { enabled: 'yes', admission_rate_per_minute: 10 } }, 'parameter_invalid', 'waiting_room.enabled'],
       ['name as a number', { ...base, name: 42 }, 'parameter_invalid', 'name'],
       ['starts_at as a number', { ...base, starts_at: 1_798_000_000 }, 'parameter_invalid', 'starts_at'],
+      ['starts_at in year 0000, which no database stores', { ...base, starts_at: '0000-01-01T00:00:00Z' }, 'parameter_invalid', 'starts_at'],
+      ['ends_at in year 0000 once in UTC', { ...base, ends_at: '0001-01-01T00:59:59+01:00' }, 'parameter_invalid', 'ends_at'],
       ['tags as a string', { ...base, tags: 'jazz' }, 'parameter_invalid', 'tags'],
       ['a tag as a number', { ...base, tags: ['jazz', 7] }, 'parameter_invalid', 'tags[1]'],
       ['too many tags', { ...base, tags: Array.from({ length: 21 }, (_, index) => `tag${index}`) }, 'parameter_invalid', 'tags'],
@@ -337,6 +339,7 @@ describe('events: the full catalog resource through the gateway', () => {
         ['status=archived', 'parameter_invalid', 'status'],
         ['starts_after=yesterday', 'parameter_invalid', 'starts_after'],
         ['starts_before=2027-13-45', 'parameter_invalid', 'starts_before'],
+        ['starts_after=0000-06-01T00:00:00Z', 'parameter_invalid', 'starts_after'],
         ['venue=Paradiso', 'parameter_unknown', 'venue'],
       ];
       for (const [query, code, param] of cases) {

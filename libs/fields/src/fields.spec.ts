@@ -41,6 +41,17 @@ describe('dateTime', () => {
       expect.objectContaining({ code: 'parameter_invalid', param: 'sales_end_at', message: 'sales_end_at must be an ISO 8601 date-time, e.g. 2027-06-01T19:30:00Z.' }),
     );
   });
+
+  it.each(['0000-01-01T00:00:00Z', '0001-01-01T00:59:59+01:00', '9999-12-31T23:59:59-01:00'])('refuses %p, which no service can store', (value) => {
+    expect(() => dateTime(value, 'starts_at')).toThrow(
+      expect.objectContaining({ code: 'parameter_invalid', param: 'starts_at', message: 'starts_at must be a date-time from year 0001 to 9999 in UTC.' }),
+    );
+  });
+
+  it('takes the first and last instants every service can store', () => {
+    expect(dateTime('0001-01-01T00:00:00Z', 'starts_at').toISOString()).toBe('0001-01-01T00:00:00.000Z');
+    expect(dateTime('9999-12-31T23:59:59.999Z', 'starts_at').toISOString()).toBe('9999-12-31T23:59:59.999Z');
+  });
 });
 
 describe('optionalDateTime', () => {

@@ -27,6 +27,14 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+const EARLIEST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LATEST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** Whether every service can store the instant: years 0001 to 9999 in UTC (PostgreSQL has no year 0). */
+export function isStorableInstant(milliseconds: number): boolean {
+  return milliseconds >= EARLIEST_INSTANT && milliseconds <= LATEST_INSTANT;
+}
+
 /** `new Date` alone is lenient ('1', 'June 1', 30 February): only a real ISO 8601 instant passes. */
 export function dateTime(value: string, param: string): Date {
   const match = ISO_DATE_TIME.exec(value);
@@ -34,6 +42,7 @@ export function dateTime(value: string, param: string): Date {
   if (!match || !isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) || Number.isNaN(parsed.getTime())) {
     throw new ApiError('parameter_invalid', `${param} must be an ISO 8601 date-time, e.g. 2027-06-01T19:30:00Z.`, { param });
   }
+  if (!isStorableInstant(parsed.getTime())) throw new ApiError('parameter_invalid', `${param} must be a date-time from year 0001 to 9999 in UTC.`, { param });
   return parsed;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCurrencyCode } from '@ticketing/contracts';
+import { isStorableInstant } from '@ticketing/fields';
 
 /** Request fields shared by several routes, each with the message a caller sees when it is wrong. */
 export const text = (max: number) => z.string().trim().min(1, `must be 1 to ${max} characters`).max(max, `must be 1 to ${max} characters`);
@@ -7,7 +8,10 @@ export const text = (max: number) => z.string().trim().min(1, `must be 1 to ${ma
 /** Optional text that PATCH may clear with null. */
 export const clearableText = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullable();
 
-export const dateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2027-06-01T19:30:00Z' }).meta({ example: '2027-07-01T20:00:00Z' });
+export const dateTime = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2027-06-01T19:30:00Z' })
+  .refine((value) => isStorableInstant(Date.parse(value)), 'must be a date-time from year 0001 to 9999 in UTC')
+  .meta({ example: '2027-07-01T20:00:00Z' });
 
 export const currency = z
   .string()
