@@ -10,6 +10,9 @@ describe('list query', () => {
     ['37', 37],
     ['100', 100],
     ['1000', 100],
+    ['9007199254740992', 100],
+    ['99999999999999999999999', 100],
+    ['-99999999999999999999999', 1],
   ])('clamps limit=%s to %i', (limit, expected) => {
     expect(parse({ limit }).data?.limit).toBe(expected);
   });
