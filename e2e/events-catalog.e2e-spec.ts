@@ -194,6 +194,7 @@ describe('events: the full catalog resource through the gateway', () => {
       ['fractional rate', { ...base, waiting_room: { enabled: true, admission_rate_per_minute: 2.5 } }, 'parameter_invalid', 'waiting_room.admission_rate_per_minute'],
       ['enabled as a string', { ...base, waiting_room: { enabled: 'yes', admission_rate_per_minute: 10 } }, 'parameter_invalid', 'waiting_room.enabled'],
       ['name as a number', { ...base, name: 42 }, 'parameter_invalid', 'name'],
+      ['a lone surrogate in the name, which would be stored as U+FFFD', { ...base, name: 'Bad \ud800' }, 'parameter_invalid', 'name'],
       ['starts_at as a number', { ...base, starts_at: 1_798_000_000 }, 'parameter_invalid', 'starts_at'],
       ['starts_at in year 0000, which no database stores', { ...base, starts_at: '0000-01-01T00:00:00Z' }, 'parameter_invalid', 'starts_at'],
       ['ends_at in year 0000 once in UTC', { ...base, ends_at: '0001-01-01T00:59:59+01:00' }, 'parameter_invalid', 'ends_at'],

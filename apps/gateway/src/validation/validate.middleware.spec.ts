@@ -73,4 +73,19 @@ describe('validateInput', () => {
       expect(validate({ body: { labels: deep } }).error).toEqual(refusedNaming(`labels${'[0]'.repeat(depth)}`));
     });
   });
+
+  describe('refuses a lone surrogate (it would be stored as U+FFFD, not as sent) naming the parameter', () => {
+    const refusedSurrogate = (param: string, codeUnit: string) =>
+      expect.objectContaining({ code: 'parameter_invalid', param, message: `Invalid ${param}: must be well-formed Unicode, not hold a lone surrogate (U+${codeUnit}).` });
+
+    it('a high or a low one, in a field or a key', () => {
+      expect(validate({ body: { name: 'Bolt \ud800' } }).error).toEqual(refusedSurrogate('name', 'D800'));
+      expect(validate({ body: { name: '\udc00 Bolt' } }).error).toEqual(refusedSurrogate('name', 'DC00'));
+      expect(validate({ body: { name: 'Bolt', metadata: { 'k\udbff': 'v' } } }).error).toEqual(refusedSurrogate('metadata.k\udbff', 'DBFF'));
+    });
+
+    it('but takes a surrogate pair, such as an emoji', () => {
+      expect(validate({ body: { name: 'Bolt \ud83d\ude00' } }).error).toBeUndefined();
+    });
+  });
 });

@@ -2,17 +2,17 @@ import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { requestState } from '../http/request-state';
 import type { Route } from '../routes/route';
-import { refuseNulCharacter } from './nul-character';
+import { refuseUnstorableText } from './unstorable-text';
 import { validationError } from './validation-error';
 
 function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  refuseNulCharacter(input);
+  refuseUnstorableText(input);
   const result = schema.safeParse(input);
   if (!result.success) throw validationError(result.error, input);
   return result.data;
 }
 
-/** Path parameters, then query, then body: free of NUL characters, then against the route's strict schemas. */
+/** Path parameters, then query, then body: free of text no service can store, then against the route's strict schemas. */
 export function validateInput(route: Route): RequestHandler {
   return (req, res, next) => {
     requestState(res).input = {
