@@ -1,6 +1,7 @@
 import { newId } from '@ticketing/ids';
 import { activateLive, as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
+import { gatewayUrl } from './support/system';
 import { type Client, ids, walkList } from './support/lists';
 
 const outboxTypes = async (discountId: string) =>
@@ -22,9 +23,11 @@ async function newTier(api: Client, eventId: string, price: number): Promise<str
 
 describe('discounts through the gateway', () => {
   let api: Client;
+  let secretKey: string;
 
   beforeAll(async () => {
-    api = as((await createAccount()).secret_key);
+    secretKey = (await createAccount()).secret_key;
+    api = as(secretKey);
   });
 
   it('creates, reads, lists, updates and deactivates a discount, publishing each change', async () => {
@@ -65,6 +68,12 @@ describe('discounts through the gateway', () => {
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ id, code: null, valid_until: null, max_redemptions: 1000, applies_to: { event_ids: [], tier_ids: [] }, percent_off: 25 });
 
+    // The operation takes no fields: one sent is refused, as is a body that is not JSON, and the discount stays active.
+    const withField = await api.post(`/v1/discounts/${id}/deactivate`, { active: true });
+    expect({ status: withField.status, code: withField.body.error?.code, param: withField.body.error?.param }).toEqual({ status: 400, code: 'parameter_unknown', param: 'active' });
+    const asText = await fetch(`${gatewayUrl}/v1/discounts/${id}/deactivate`, { method: 'POST', headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'text/plain' }, body: 'hello' });
+    expect({ status: asText.status, code: ((await asText.json()) as { error: { code: string } }).error.code }).toEqual({ status: 415, code: 'unsupported_media_type' });
+    expect((await api.get(`/v1/discounts/${id}`)).body).toMatchObject({ active: true });
     const deactivated = await api.post(`/v1/discounts/${id}/deactivate`);
     expect(deactivated.status).toBe(200);
     expect(deactivated.body).toMatchObject({ id, active: false });

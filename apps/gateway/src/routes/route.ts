@@ -65,7 +65,11 @@ export interface RouteSpec<TPath extends string, TQuery extends z.ZodObject, TBo
   errors?: readonly ErrorCode[];
   /** Strict object of query parameters; none are accepted when absent. */
   query?: TQuery;
-  /** Strict object the JSON body must match; the body is not read when absent. */
+  /**
+   * Strict object the JSON body must match. Absent on a built POST, PUT or PATCH, the body must
+   * be empty or `{}` (a field is parameter_unknown, another media type 415); absent elsewhere, it
+   * is not read.
+   */
   body?: TBody;
   response: TResponse;
   produces?: MediaType;
@@ -96,6 +100,8 @@ export function pathParamNames(path: string): string[] {
 
 const pathParam = z.string().min(1).max(255);
 
+const WRITE_METHODS = new Set<HttpMethod>(['post', 'put', 'patch']);
+
 export function defineRoute<
   TPath extends string,
   TResponse extends z.ZodType,
@@ -108,7 +114,7 @@ export function defineRoute<
     errors: errors ?? [],
     params: z.strictObject(Object.fromEntries(pathParamNames(spec.path).map((name) => [name, pathParam]))),
     query: query ?? z.strictObject({}),
-    body,
+    body: body ?? (handler && WRITE_METHODS.has(spec.method) ? z.strictObject({}) : undefined),
     produces: produces ?? 'application/json',
     // Validation has already given the input exactly the shape the typed handler declares.
     handler: handler && ((input, context) => handler(input as RouteInput<PathParams<TPath>, z.output<TQuery>, BodyOf<TBody>>, context)),
