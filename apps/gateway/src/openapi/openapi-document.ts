@@ -90,7 +90,8 @@ function routeConfig(route: Route): RouteConfig {
       params: route.params,
       query: route.query,
       ...(route.method === 'post' && { headers: idempotencyHeader }),
-      ...(route.body && { body: { required: true, content: { 'application/json': { schema: route.body } } } }),
+      // A body without fields (an action such as deactivate) is nothing to send: no request body is documented.
+      ...(route.body && Object.keys(route.body.shape).length > 0 && { body: { required: true, content: { 'application/json': { schema: route.body } } } }),
     },
     responses: {
       '200': { description: 'Success.', headers: responseHeaders(route, 200), content: { [route.produces]: { schema: route.response } } },
