@@ -9,6 +9,7 @@ import type { BackendClients } from './grpc/service-calls';
 import { accessLog } from './http/access-log.middleware';
 import { errorHandler, routeNotFound } from './http/error-handler.middleware';
 import { HttpMetrics } from './http/http-metrics';
+import { refuseMalformedUrl } from './http/malformed-url.middleware';
 import { assignRequestId } from './http/request-id.middleware';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { buildApiReference, DOCS_PATH } from './openapi/api-reference';
@@ -17,7 +18,6 @@ import { LimiterMetrics } from './rate-limit/limiter-metrics';
 import { RateLimits } from './rate-limit/rate-limits';
 import { routeTable } from './routes';
 import { routeTableRouter } from './routes/route-table.router';
-
 import { TICKET_PAGE_PATH, ticketPages } from './http/ticket-pages.proxy';
 
 export interface GatewayDeps {
@@ -50,8 +50,9 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(assignRequestId);
   app.use(accessLog(logger, metrics));
-  app.use(DOCS_PATH, reference.explorerAssets);
   const limits = new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metricsRegistry, logger));
+  app.use(refuseMalformedUrl((req, res) => limits.countPerClient(req, res)));
+  app.use(DOCS_PATH, limits.perClient, reference.explorerAssets);
   app.use(TICKET_PAGE_PATH, limits.perClient, ticketPages(config.TICKETING_PAGES_URL, logger));
   app.use(
     routeTableRouter(routeTable, {
@@ -64,7 +65,7 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
       logger,
     }),
   );
-  app.use(routeNotFound);
+  app.use(limits.perClient, routeNotFound);
   app.use(errorHandler(logger));
   return app;
 }

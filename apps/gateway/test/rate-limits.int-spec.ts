@@ -182,15 +182,40 @@ describe('per client address', () => {
     expect((await call(gateway, 'GET', '/v1/health', { from: newClientAddress() })).status).toBe(200);
   });
 
+  it('counts the explorer’s files, unknown routes and URLs that are not valid percent-encoding per address, each answer with the headers', async () => {
+    const from = newClientAddress();
+    const asset = await call(gateway, 'GET', '/v1/docs/swagger-ui.css', { from });
+    expect(asset.status).toBe(200);
+    expectBudget(asset, 2, 1);
+    const unknownRoute = await call(replica, 'GET', '/v1/nothing-here', { from });
+    expect(unknownRoute.body.error.code).toBe('route_not_found');
+    expectBudget(unknownRoute, 2, 0);
+    expectRateLimited(await call(gateway, 'GET', '/v1/docs', { from }), 2);
+
+    const malformed = [
+      ['/v1/events/%FF', undefined],
+      ['/v1/payments/%E0%A4%A', undefined],
+      ['/v1/events?q=%FF', 'q'],
+    ] as const;
+    for (const [path, param] of malformed) {
+      const refused = await call(gateway, 'GET', path);
+      expect({ path, status: refused.status, code: refused.body.error.code, param: refused.body.error.param }).toEqual({ path, status: 400, code: 'parameter_invalid', param });
+      expectBudget(refused, 2, 1);
+    }
+    // Counted once, though the page passes both the explorer's files and its own public route.
+    expectBudget(await call(gateway, 'GET', '/v1/docs'), 2, 1);
+  });
+
   it('refuses an address past its failed authentications with 429 before looking up any key it sends', async () => {
     const from = newClientAddress();
     const unknown = 'sk_test_' + 'x'.repeat(32);
     const verifiedBefore = secretKey([]);
     expect((await call(gateway, 'GET', '/v1/account', { key: verifiedBefore, from })).status).toBe(200);
-    for (const target of [gateway, replica]) {
+    for (const [index, target] of [gateway, replica].entries()) {
       const refused = await call(target, 'GET', '/v1/account', { key: unknown, from });
       expect(refused.status).toBe(401);
       expect(refused.body.error.code).toBe('invalid_api_key');
+      expectBudget(refused, 2, 1 - index);
     }
 
     const valid = secretKey([]);

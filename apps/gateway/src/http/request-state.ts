@@ -14,6 +14,8 @@ export interface RequestState {
   input?: RouteInput;
   /** On a POST with an Idempotency-Key that this request holds: what its service calls carry. */
   idempotency?: CallerOptions['idempotency'];
+  /** Set once the request was counted against its client address's budget, so it is counted once. */
+  countedPerClient?: true;
 }
 
 export function requestState(res: Response): RequestState {

@@ -20,14 +20,15 @@ export interface ApiReference extends PublishedReference {
 function linkedAssetsOnly(explorerHtml: string, assets: RequestHandler[]): RequestHandler {
   const linked = new Set([...explorerHtml.matchAll(/(?:href|src)="\.(\/[^"]+)"/g)].map((match) => match[1]!));
   const router = Router();
-  // `/` too: the asset middleware redirects /v1/docs to /v1/docs/, where the relative links resolve.
-  router.use((req, _res, next) => next(req.path === '/' || linked.has(req.path) ? undefined : 'router'), ...assets);
+  // The page itself (/v1/docs) is the getDocs operation's, answered at once rather than redirected.
+  router.use((req, _res, next) => next(linked.has(req.path) ? undefined : 'router'), ...assets);
   return router;
 }
 
 export function buildApiReference(routes: readonly Route[]): ApiReference {
   const document = openApiDocument(routes);
   const options = { customSiteTitle: 'Ticketing API reference', swaggerOptions: { persistAuthorization: true } };
-  const explorerHtml = swaggerUi.generateHTML(document, options);
+  // The page links its files relatively (./swagger-ui.css): they resolve under /v1/docs/ whether it is read at /v1/docs or /v1/docs/.
+  const explorerHtml = swaggerUi.generateHTML(document, options).replace('<head>', `<head>\n  <base href="${DOCS_PATH}/">`);
   return { document, explorerHtml, explorerAssets: linkedAssetsOnly(explorerHtml, swaggerUi.serveFiles(document, options)) };
 }

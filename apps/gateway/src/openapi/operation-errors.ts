@@ -19,6 +19,8 @@ function pipelineErrors(route: Route): [number, ErrorCode][] {
   if (keyed) add(['missing_api_key', 'invalid_api_key', access.kind === 'secret' ? 'publishable_key_not_allowed' : 'secret_key_not_allowed']);
   if (keyed && access.scope !== null) add(['forbidden']);
   add(['rate_limited']);
+  // Any URL may not be valid percent-encoding (refuseMalformedUrl), before any other check.
+  add(['parameter_invalid']);
   // An operation not built yet stops after the key checks.
   if (!isImplemented(route)) {
     add(['not_implemented']);

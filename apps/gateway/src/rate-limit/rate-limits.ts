@@ -56,11 +56,21 @@ export class RateLimits {
     private readonly metrics: LimiterMetrics,
   ) {}
 
-  /** Public routes: per client address. */
+  /**
+   * Public routes, the explorer's files, and whatever no route serves (a 404, a URL that is not
+   * valid percent-encoding): per client address, once per request however many of them it passes.
+   */
   readonly perClient: RequestHandler = async (req, res, next) => {
-    await this.admit(res, 'public', this.settings.budgets.public, clientAddress(req));
+    await this.countPerClient(req, res);
     next();
   };
+
+  async countPerClient(req: Request, res: Response): Promise<void> {
+    const state = requestState(res);
+    if (state.countedPerClient) return;
+    state.countedPerClient = true;
+    await this.admit(res, 'public', this.settings.budgets.public, clientAddress(req));
+  }
 
   /**
    * Before a key is looked up in identity (a key this gateway has not verified yet): an address
@@ -82,12 +92,16 @@ export class RateLimits {
     }
   }
 
-  /** Right after authentication: an invalid key counts against its address, then the 401 goes on. */
-  readonly countFailedAuthentication: ErrorRequestHandler = async (error: unknown, req: Request, _res, next) => {
+  /** Right after authentication: an invalid key counts against its address, then the 401 goes on with that budget's headers. */
+  readonly countFailedAuthentication: ErrorRequestHandler = async (error: unknown, req: Request, res, next) => {
     if (error instanceof ApiError && error.code === 'invalid_api_key') {
       const budget = this.settings.budgets.failed_authentication;
       const penalty = this.limiter('failed_authentication', budget).penalty(clientAddress(req));
-      await answeredWithin(penalty, COUNT_TIMEOUT_MS).catch((storeError: unknown) => this.metrics.outage('failed_authentication', storeError));
+      const state = await answeredWithin(penalty, COUNT_TIMEOUT_MS).catch((storeError: unknown) => {
+        this.metrics.outage('failed_authentication', storeError);
+        return null;
+      });
+      if (state) setRateLimitHeaders(res, budget.points, state);
     }
     next(error);
   };
