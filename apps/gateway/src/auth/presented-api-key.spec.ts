@@ -1,11 +1,17 @@
 import { presentedApiKey } from './presented-api-key';
 
 describe('presentedApiKey', () => {
-  it('reads the Bearer token first, then x-api-key', () => {
+  it('reads the Bearer token or x-api-key; both only with the same key', () => {
     expect(presentedApiKey({ authorization: 'Bearer sk_test_abc' })).toBe('sk_test_abc');
     expect(presentedApiKey({ authorization: 'bearer   sk_test_abc ' })).toBe('sk_test_abc');
     expect(presentedApiKey({ 'x-api-key': 'sk_test_xyz' })).toBe('sk_test_xyz');
-    expect(presentedApiKey({ authorization: 'Bearer sk_test_abc', 'x-api-key': 'sk_test_xyz' })).toBe('sk_test_abc');
+    expect(presentedApiKey({ authorization: 'Bearer sk_test_abc', 'x-api-key': 'sk_test_abc' })).toBe('sk_test_abc');
+  });
+
+  it('answers invalid_api_key for two different keys, whose request it would be unclear', () => {
+    expect(() => presentedApiKey({ authorization: 'Bearer sk_test_abc', 'x-api-key': 'sk_test_xyz' })).toThrow(
+      expect.objectContaining({ code: 'invalid_api_key', message: 'Two different API keys were sent, in Authorization and in x-api-key; send one.' }),
+    );
   });
 
   it('answers missing_api_key when no key was sent', () => {
