@@ -157,6 +157,44 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
     expect(ofType(await messages(eventId), 'seat.released').map((message) => message.data)).toEqual([{ event_id: eventId, seat_ids: ['S:1:1'], hold_id: held.id, reason: 'expired' }]);
   });
 
+  it('releases a hold that the issuance which had taken it let go of while the release looked: the answer is the truth', async () => {
+    const who = newTenant();
+    const { eventId } = seatedEvent(who.tenant);
+    const held = await hold(who, eventId, ['S:2:5']);
+    const holds = new SeatHoldRepository(prisma);
+    expect(await holds.take(who.tenant, held.id, 'iss_refused_meanwhile', new Date())).toBe(true);
+    // The release finds the hold taken; before it looks again, the refused issuance lets go of it.
+    const lettingGoBeforeTheLook = new Proxy(prisma, {
+      get: (client, property) =>
+        property === '$transaction'
+          ? (work: (tx: PrismaClient) => Promise<unknown>) =>
+              client.$transaction((tx) =>
+                work(
+                  new Proxy(tx, {
+                    get: (txClient, txProperty) =>
+                      txProperty === 'seatHold'
+                        ? new Proxy(txClient.seatHold, {
+                            get: (delegate, method) =>
+                              method === 'findUnique'
+                                ? async (args: Parameters<typeof delegate.findUnique>[0]) => {
+                                    await holds.letGo(who.tenant, held.id, 'iss_refused_meanwhile');
+                                    return delegate.findUnique(args);
+                                  }
+                                : Reflect.get(delegate, method),
+                          })
+                        : Reflect.get(txClient, txProperty),
+                  }) as PrismaClient,
+                ),
+              )
+          : Reflect.get(client, property),
+    });
+
+    const answer = await new ReleaseSeatHoldUseCase(lettingGoBeforeTheLook).execute(who.tenant, { event_id: eventId, hold_id: held.id });
+    expect(answer).toMatchObject({ id: held.id, status: 'released' });
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({ status: 'released', taken_by: null });
+    expect(await claimedSeats(eventId)).toEqual([]);
+  });
+
   it('never holds a seat twice, whatever the concurrency', async () => {
     const who = newTenant();
     const { eventId, seats } = seatedEvent(who.tenant, 2, 5);

@@ -18,16 +18,19 @@ export class ReleaseSeatHoldUseCase {
     const holdId = requiredIdParam(command.hold_id, 'hold_id');
     return this.prisma.$transaction(async (tx) => {
       const holds = new SeatHoldRepository(tx);
-      const released = await holds.release(tenant, eventId, holdId, this.clock());
-      if (released) {
-        await announceEnded(tx, [released]);
-        return released.hold;
+      for (;;) {
+        const released = await holds.release(tenant, eventId, holdId, this.clock());
+        if (released) {
+          await announceEnded(tx, [released]);
+          return released.hold;
+        }
+        const existing = await holds.find(tenant, holdId, eventId);
+        if (!existing) throw ApiError.resourceMissing('seat_hold', holdId);
+        // Taken by an issuance: its seats are being sold, or are sold.
+        if (existing.issuance_id || existing.taken_by) throw seatHoldUnavailable(existing, this.clock());
+        if (existing.status !== 'active') return existing;
+        // Active and free again: an issuance that had taken it let go of it in between. Release it now.
       }
-      const existing = await holds.find(tenant, holdId, eventId);
-      if (!existing) throw ApiError.resourceMissing('seat_hold', holdId);
-      // Taken by an issuance: its seats are being sold, or are sold.
-      if (existing.issuance_id || existing.taken_by) throw seatHoldUnavailable(existing, this.clock());
-      return existing;
     });
   }
 }
