@@ -260,6 +260,10 @@ describe('upgrade options', () => {
     const first = await api.get(`/v1/tickets/${ticket.id}/upgrade-options?limit=1`);
     expect(first.body).toMatchObject({ data: [{ id: box }], has_more: true });
     expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options?limit=1&starting_after=${first.body.data[0].id}`)).body).toMatchObject({ data: [{ id: vip }], has_more: false });
+    // The first page's tier stops selling mid-walk: it still marks the walk's place.
+    expect((await api.patch(`/v1/events/${eventId}/tiers/${box}`, { sales_end_at: new Date(Date.now() - 60_000).toISOString() })).status).toBe(200);
+    expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options?limit=1&starting_after=${box}`)).body).toMatchObject({ data: [{ id: vip }], has_more: false });
+    expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options`)).body.data.map((option: { id: string }) => option.id)).toEqual([vip]);
 
     await api.post(`/v1/tickets/${ticket.id}/refund`, {});
     expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options`)).body.error).toMatchObject({ code: 'ticket_not_valid' });

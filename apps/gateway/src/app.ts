@@ -52,6 +52,8 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
   app.use(accessLog(logger, metrics));
   const limits = new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metricsRegistry, logger));
   app.use(refuseMalformedUrl((req, res) => limits.countPerClient(req, res)));
+  // Express answers OPTIONS itself (the methods a path allows); it counts as any request no operation serves.
+  app.use((req, res, next) => (req.method === 'OPTIONS' ? limits.perClient(req, res, next) : next()));
   app.use(DOCS_PATH, limits.perClient, reference.explorerAssets);
   app.use(TICKET_PAGE_PATH, limits.perClient, ticketPages(config.TICKETING_PAGES_URL, logger));
   app.use(

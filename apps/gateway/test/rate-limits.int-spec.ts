@@ -204,6 +204,11 @@ describe('per client address', () => {
     }
     // Counted once, though the page passes both the explorer's files and its own public route.
     expectBudget(await call(gateway, 'GET', '/v1/docs'), 2, 1);
+    // Express's own answer to OPTIONS too.
+    const asked = newClientAddress();
+    expectBudget(await call(gateway, 'OPTIONS', '/v1/events', { from: asked }), 2, 1);
+    expectBudget(await call(gateway, 'OPTIONS', '/v1/events', { from: asked }), 2, 0);
+    expectRateLimited(await call(gateway, 'OPTIONS', '/v1/events', { from: asked }), 2);
   });
 
   it('refuses an address past its failed authentications with 429 before looking up any key it sends', async () => {

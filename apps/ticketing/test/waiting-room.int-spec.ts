@@ -177,16 +177,22 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     await expect(room.join(callerOf(stranger), stranger, enabled.eventId)).rejects.toMatchObject({ code: 'resource_missing', status: 404 });
   });
 
-  it('takes newcomers only in a published event’s room, as this copy or catalog has its status; those already in can still read and leave', async () => {
+  it('takes newcomers only in a published event’s room, as catalog has its status when this copy does not say published; those already in can still read and leave', async () => {
     const { tenant, eventId } = await eventWithRoom(10);
     const inside = await room.join(callerOf(tenant), tenant, eventId);
     for (const status of ['canceled', 'completed', 'draft']) {
+      catalogRooms.set(tenant, eventId, { enabled: true, admissionRatePerMinute: 10 }, status);
       await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status, waiting_room_enabled: true, admission_rate_per_minute: 10 });
       await expect(room.join(callerOf(tenant), tenant, eventId)).rejects.toMatchObject({ code: 'event_not_on_sale', message: `The event is ${status}; only a published event's waiting room takes newcomers.` });
     }
     const unheardOf = newId('evt');
     catalogRooms.set(tenant, unheardOf, { enabled: true, admissionRatePerMinute: 10 }, 'canceled');
     await expect(room.join(callerOf(tenant), tenant, unheardOf)).rejects.toMatchObject({ code: 'event_not_on_sale' });
+    // Published a moment ago: the copy still says draft, catalog says published, and catalog is right.
+    const justPublished = newId('evt');
+    catalogRooms.set(tenant, justPublished, { enabled: true, admissionRatePerMinute: 10 });
+    await new EventSettingsRepository(prisma).save(tenant, { event_id: justPublished, status: 'draft', waiting_room_enabled: true, admission_rate_per_minute: 10 });
+    expect(await room.join(callerOf(tenant), tenant, justPublished)).toMatchObject({ status: 'admitted' });
     expect((await room.read(callerOf(tenant), tenant, eventId, inside.id)).state).toMatchObject({ length: 0, admitted: 1 });
     expect(await room.leave(callerOf(tenant), tenant, eventId, inside.id)).toMatchObject({ status: 'left' });
     expect(ofType(await publishedOn(prisma, TICKETING_QUEUE_TOPIC, eventId), 'queue.joined')).toHaveLength(1);

@@ -9,9 +9,16 @@ describe('presentedApiKey', () => {
   });
 
   it('answers invalid_api_key for two different keys, whose request it would be unclear', () => {
-    expect(() => presentedApiKey({ authorization: 'Bearer sk_test_abc', 'x-api-key': 'sk_test_xyz' })).toThrow(
-      expect.objectContaining({ code: 'invalid_api_key', message: 'Two different API keys were sent, in Authorization and in x-api-key; send one.' }),
-    );
+    const twoKeys = expect.objectContaining({ code: 'invalid_api_key', message: 'Two different API keys were sent (in Authorization headers or x-api-key); send one.' });
+    expect(() => presentedApiKey({ authorization: 'Bearer sk_test_abc', 'x-api-key': 'sk_test_xyz' })).toThrow(twoKeys);
+    // Node keeps the first of repeated Authorization headers; the raw headers still hold the second.
+    const repeated = ['Authorization', 'Bearer sk_test_abc', 'authorization', 'Bearer sk_test_xyz'];
+    expect(() => presentedApiKey({ authorization: 'Bearer sk_test_abc' }, repeated)).toThrow(twoKeys);
+    expect(presentedApiKey({ authorization: 'Bearer sk_test_abc' }, ['Authorization', 'Bearer sk_test_abc', 'Host', 'x'])).toBe('sk_test_abc');
+  });
+
+  it('reads x-api-key when the Authorization header carries no key', () => {
+    expect(presentedApiKey({ authorization: 'Bearer ', 'x-api-key': 'sk_test_xyz' })).toBe('sk_test_xyz');
   });
 
   it('answers missing_api_key when no key was sent', () => {

@@ -37,6 +37,15 @@ describe('validation errors', () => {
     expect(errorFor({ label: 'x', scopes: [], address: { city: 'Oslo', zip: '1' } })).toMatchObject({ code: 'parameter_unknown', param: 'address.zip' });
   });
 
+  it('says so when the unknown parameter has an empty name', () => {
+    expect(errorFor({ label: 'x', scopes: [], '': 1 })).toMatchObject({ code: 'parameter_unknown', param: undefined, message: 'Received a parameter with an empty name; remove it.' });
+    expect(errorFor({ label: 'x', scopes: [], address: { city: 'Oslo', '': 1 } })).toMatchObject({
+      code: 'parameter_unknown',
+      param: 'address',
+      message: 'Received a parameter with an empty name in address; remove it.',
+    });
+  });
+
   it('refuses a body that is not an object without naming a parameter', () => {
     const error = errorFor(['label']);
     expect(error).toMatchObject({ code: 'parameter_invalid', message: 'The request body must be a JSON object.' });

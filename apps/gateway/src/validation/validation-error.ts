@@ -28,7 +28,12 @@ function withPeriod(message: string): string {
 
 function toApiError(issue: z.core.$ZodIssue, input: unknown): ApiError {
   if (issue.code === 'unrecognized_keys') {
-    const param = parameterName([...issue.path, issue.keys[0]!]);
+    const key = issue.keys[0]!;
+    if (key === '') {
+      const within = parameterName(issue.path);
+      return new ApiError('parameter_unknown', `Received a parameter with an empty name${within === undefined ? '' : ` in ${within}`}; remove it.`, { param: within });
+    }
+    const param = parameterName([...issue.path, key]);
     return new ApiError('parameter_unknown', `Received unknown parameter: ${param}.`, { param });
   }
   const param = parameterName(issue.path);

@@ -19,6 +19,13 @@ export class ListUpgradeOptionsUseCase {
     const id = requiredIdParam(ticketId, 'id');
     const ticket = await changeableTicket(new TicketRepository(this.prisma), tenant, id, 'upgraded');
     const tiers = await this.catalog.tiersOf(claims, ticket.event_id);
-    return paginateOrdered(page, upgradeOptions(currentTier(ticket, tiers), tiers, this.clock()), (option) => option.tier_id);
+    const options = upgradeOptions(currentTier(ticket, tiers), tiers, this.clock());
+    // Options are newest first (tier id descending), so any tier of the event marks a place among
+    // them: one listed on the previous page that has stopped selling since included.
+    const cursor = page?.starting_after;
+    if (cursor && tiers.some((tier) => tier.id === cursor)) {
+      return paginateOrdered({ limit: page.limit }, options.filter((option) => option.tier_id < cursor), (option) => option.tier_id);
+    }
+    return paginateOrdered(page, options, (option) => option.tier_id);
   }
 }

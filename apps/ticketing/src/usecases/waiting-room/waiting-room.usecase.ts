@@ -29,7 +29,7 @@ export class WaitingRoomUseCase {
 
   /** Only a published event's room takes newcomers: a draft one's admissions could buy nothing, a canceled one's never. */
   async join(claims: InternalClaims, tenant: Tenant, eventId: string): Promise<QueueEntry> {
-    const { rate, status } = await this.room(claims, tenant, eventId);
+    const { rate, status } = await this.room(claims, tenant, eventId, { published: true });
     if (status !== 'published') throw new ApiError('event_not_on_sale', `The event is ${status}; only a published event's waiting room takes newcomers.`);
     const id = newId('qen');
     const answer = await this.queues.join(eventId, rate, id, this.clock());
@@ -53,11 +53,18 @@ export class WaitingRoomUseCase {
     return answer.entry;
   }
 
-  /** The room's admission rate and its event's status; refused when catalog says the event has no room enabled, or the tenant no such event. */
-  private async room(claims: InternalClaims, tenant: Tenant, eventId: string): Promise<{ rate: number; status: string }> {
+  /**
+   * The room's admission rate and its event's status; refused when catalog says the event has no
+   * room enabled, or the tenant no such event. The copy answers when it knows what the caller
+   * needs (the room enabled, and with `published`, the event published); otherwise catalog does,
+   * since the copy lags it: an event published a moment ago must take the buyers it sends to queue.
+   */
+  private async room(claims: InternalClaims, tenant: Tenant, eventId: string, needs: { published?: boolean } = {}): Promise<{ rate: number; status: string }> {
     const id = requiredIdParam(eventId, 'event_id');
     const copy = await new EventSettingsRepository(this.prisma).find(tenant, id);
-    if (copy?.waiting_room_enabled && copy.admission_rate_per_minute !== null) return { rate: copy.admission_rate_per_minute, status: copy.status };
+    if (copy?.waiting_room_enabled && copy.admission_rate_per_minute !== null && (!needs.published || copy.status === 'published')) {
+      return { rate: copy.admission_rate_per_minute, status: copy.status };
+    }
     const { waitingRoom, status } = await this.catalog.eventFacts(claims, id);
     if (!waitingRoom.enabled || waitingRoom.admissionRatePerMinute === 0) throw waitingRoomDisabled(id);
     return { rate: waitingRoom.admissionRatePerMinute, status };
