@@ -262,6 +262,13 @@ describe('the error envelope', () => {
     const malformed = await call('POST', '/v1/events', { key, rawBody: '{"name":' });
     expectEnvelope(malformed, 400, 'invalid_json');
     expect(malformed.body.error.message).toBe('The request body is not valid JSON.');
+    // Bytes that are not UTF-8 (a lone surrogate's, then a bare 0xFF) are refused, not decoded to U+FFFD.
+    for (const bytes of [[0xed, 0xa0, 0x80], [0xff]]) {
+      const body = Buffer.concat([Buffer.from('{"name":"x'), Buffer.from(bytes), Buffer.from('y","starts_at":"2027-01-01T00:00:00Z"}')]);
+      const response = await fetch(`${baseUrl}/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+      const answer = { status: response.status, error: ((await response.json()) as { error: { code: string; message: string } }).error };
+      expect(answer).toMatchObject({ status: 400, error: { code: 'invalid_json', message: 'The request body is not valid UTF-8; send JSON encoded in UTF-8.' } });
+    }
     // Valid JSON, but not the object every operation takes: said as such.
     for (const bare of ['null', '"x"', '12']) {
       const refused = await call('POST', '/v1/events', { key, rawBody: bare });

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, toErrorEnvelope } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
-import { BODY_LIMIT } from './json-body.middleware';
+import { BODY_LIMIT, NOT_UTF8 } from './json-body.middleware';
 import { requestState } from './request-state';
 
 interface HttpError extends Error {
@@ -25,6 +25,7 @@ function fromHttpError(error: HttpError): ApiError | undefined {
   if (error.type === 'entity.parse.failed') {
     return new ApiError('invalid_json', isBareJsonValue(error) ? 'The request body must be a JSON object.' : 'The request body is not valid JSON.');
   }
+  if (error.type === NOT_UTF8) return new ApiError('invalid_json', 'The request body is not valid UTF-8; send JSON encoded in UTF-8.');
   if (error.type === 'entity.too.large') return new ApiError('body_too_large', `The request body is larger than ${BODY_LIMIT}.`);
   if (error.status === 415) return new ApiError('unsupported_media_type', error.message);
   // Other request faults Express reports, e.g. a URL with broken percent-encoding.

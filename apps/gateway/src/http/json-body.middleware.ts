@@ -1,9 +1,21 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { ApiError } from '@ticketing/errors';
 
 export const BODY_LIMIT = '100kb';
 
-const parseJson = express.json({ limit: BODY_LIMIT });
+/** The body parser's error type for a body that is not UTF-8; the error handler answers it as invalid_json. */
+export const NOT_UTF8 = 'entity.not.utf8';
+
+const parseJson = express.json({
+  limit: BODY_LIMIT,
+  // Bytes that are not UTF-8 would be decoded to U+FFFD and stored so: refused, as the escaped
+  // form of the same mistake is (a lone surrogate, decision 0023). The parser wraps what this
+  // throws, setting its status, so it is a plain error the error handler recognises by type.
+  verify: (_req, _res, body) => {
+    if (!isUtf8(body)) throw Object.assign(new Error('request body is not UTF-8'), { type: NOT_UTF8 });
+  },
+});
 
 /** An empty body (fetch sends `Content-Length: 0` on a POST without one) is no body. */
 const isEmpty = (req: Parameters<RequestHandler>[0]) => req.headers['content-length'] === '0';
