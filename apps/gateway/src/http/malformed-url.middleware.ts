@@ -1,29 +1,25 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '@ticketing/errors';
 
-const decodes = (text: string): boolean => {
+/** The text decoded as a URL component (`+` a space, as in a query), or undefined when it is not valid percent-encoding. */
+function decoded(text: string): string | undefined {
   try {
-    decodeURIComponent(text.replace(/\+/g, ' '));
-    return true;
+    return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    return false;
+    return undefined;
   }
-};
+}
 
-/** What in the URL is not valid percent-encoding, if anything: the path, or a query parameter (by name, as far as it decodes). */
+/** What in the URL is not valid percent-encoding, if anything: the path, or a query parameter (by name, when the name decodes). */
 function malformedPart(url: string): { param?: string; where: string } | undefined {
   const queryStart = url.indexOf('?');
-  const path = queryStart === -1 ? url : url.slice(0, queryStart);
-  if (!decodes(path)) return { where: 'The URL path' };
+  if (decoded(queryStart === -1 ? url : url.slice(0, queryStart)) === undefined) return { where: 'The URL path' };
   if (queryStart === -1) return undefined;
   for (const pair of url.slice(queryStart + 1).split('&')) {
     const equals = pair.indexOf('=');
-    const name = equals === -1 ? pair : pair.slice(0, equals);
-    if (!decodes(name)) return { where: 'A query parameter name' };
-    if (equals !== -1 && !decodes(pair.slice(equals + 1))) {
-      const param = decodeURIComponent(name.replace(/\+/g, ' '));
-      return { param, where: `Query parameter ${param}` };
-    }
+    const param = decoded(equals === -1 ? pair : pair.slice(0, equals));
+    if (param === undefined) return { where: 'A query parameter name' };
+    if (equals !== -1 && decoded(pair.slice(equals + 1)) === undefined) return { param, where: `Query parameter ${param}` };
   }
   return undefined;
 }

@@ -204,9 +204,10 @@ export class IssueTicketsUseCase {
     const together = alone ? null : await this.recordedTogether.run(tenantKey(tenant), { tenant, issuance, buyer: request.customer, newCustomerId });
     // Recorded alone, or after the shared statement could not (see createPendingTogether).
     const recorded = together ?? (await new IssuanceRepository(db).createPending(tenant, issuance, request.customer, newCustomerId, keySeal));
-    if (request.seat_hold_id && !(await new SeatHoldRepository(db).bindTaken(tenant, request.seat_hold_id, id))) {
-      // Only a sweep of holds taken by issuances presumed dead (SeatHoldRepository.expireDue) gets here.
-      throw seatHoldUnavailable((await new SeatHoldRepository(db).find(tenant, request.seat_hold_id))!, new Date());
+    if (request.seat_hold_id) {
+      const holds = new SeatHoldRepository(db);
+      // Only a sweep of holds taken by issuances presumed dead (SeatHoldRepository.expireDue) makes this fail.
+      if (!(await holds.bindTaken(tenant, request.seat_hold_id, id))) throw seatHoldUnavailable((await holds.find(tenant, request.seat_hold_id))!, new Date());
     }
     return recorded;
   }

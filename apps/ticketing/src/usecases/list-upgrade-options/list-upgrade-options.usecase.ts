@@ -1,6 +1,6 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { requiredIdParam } from '@ticketing/fields';
-import { paginateOrdered, type Page, type PageRequest } from '@ticketing/pagination';
+import { paginate, type Page, type PageRequest } from '@ticketing/pagination';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { upgradeOptions, type UpgradeOption } from '../../domain/upgrade';
@@ -20,12 +20,11 @@ export class ListUpgradeOptionsUseCase {
     const ticket = await changeableTicket(new TicketRepository(this.prisma), tenant, id, 'upgraded');
     const tiers = await this.catalog.tiersOf(claims, ticket.event_id);
     const options = upgradeOptions(currentTier(ticket, tiers), tiers, this.clock());
-    // Options are newest first (tier id descending), so any tier of the event marks a place among
-    // them: one listed on the previous page that has stopped selling since included.
-    const cursor = page?.starting_after;
-    if (cursor && tiers.some((tier) => tier.id === cursor)) {
-      return paginateOrdered({ limit: page.limit }, options.filter((option) => option.tier_id < cursor), (option) => option.tier_id);
-    }
-    return paginateOrdered(page, options, (option) => option.tier_id);
+    // Options are newest first (tier id descending), as every id-ordered list: any tier of the
+    // event marks a place among them, one listed on the previous page that stopped selling since included.
+    return paginate(page, {
+      exists: async (cursor) => tiers.some((tier) => tier.id === cursor),
+      fetch: async (take, beforeId) => options.filter((option) => beforeId === undefined || option.tier_id < beforeId).slice(0, take),
+    });
   }
 }
