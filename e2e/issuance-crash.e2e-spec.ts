@@ -45,7 +45,7 @@ describe('issuance: sold equals tickets after a process dies mid-issuance', () =
     await restart('ticketing', QUICK_REDRIVE);
     const { secret_key: key } = await createAccount();
     const api = as(key);
-    const event = await api.post('/v1/events', { name: `Crash night (${victim})`, starts_at: '2027-09-01T20:00:00Z', currency: 'EUR' });
+    const event = await api.post('/v1/events', { name: `Crash night (${victim})`, starts_at: '2099-09-01T20:00:00Z', currency: 'EUR' });
     const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: 50 });
     await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
 
@@ -82,7 +82,7 @@ describe('issuance: sold equals tickets after a process dies mid-issuance', () =
     await restart('ticketing', QUICK_REDRIVE);
     const { secret_key: key } = await createAccount();
     const api = as(key);
-    const event = await api.post('/v1/events', { name: 'Crash after crash', starts_at: '2027-09-02T20:00:00Z', currency: 'EUR' });
+    const event = await api.post('/v1/events', { name: 'Crash after crash', starts_at: '2099-09-02T20:00:00Z', currency: 'EUR' });
     const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: 40 });
     await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
 

@@ -6,7 +6,7 @@ import type { Client } from './support/lists';
 
 /** A published (or draft) event with one seated tier and its seat map: rows A and B of four seats in "Stalls". */
 async function seatedEvent(api: Client, status: 'published' | 'draft' = 'published'): Promise<{ eventId: string; tierId: string }> {
-  const event = (await api.post('/v1/events', { name: 'Seated Night', starts_at: '2027-10-01T19:30:00Z', currency: 'EUR' })).body;
+  const event = (await api.post('/v1/events', { name: 'Seated Night', starts_at: '2099-10-01T19:30:00Z', currency: 'EUR' })).body;
   const tier = (await api.post(`/v1/events/${event.id}/tiers`, { name: 'Stalls', price: 5000, capacity: 8, seated: true })).body;
   const seats = (labels: string[]) => labels.map((label) => ({ label, tier_id: tier.id }));
   const layout = { sections: [{ label: 'Stalls', rows: [{ label: 'A', seats: seats(['1', '2', '3', '4']) }, { label: 'B', seats: seats(['1', '2', '3', '4']) }] }] };

@@ -119,12 +119,36 @@ describe('tickets through the gateway', () => {
     const refused = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId));
     expect({ status: refused.status, error: refused.body.error }).toMatchObject({
       status: 409,
-      error: { type: 'invalid_request_error', code: 'tier_not_on_sale', message: `Tier '${tierId}' is not on sale now: it sells from 2099-01-01T00:00:00.000Z.` },
+      error: { type: 'invalid_request_error', code: 'tier_not_on_sale', message: `Tier '${tierId}' is not on sale now: it sells from 2099-01-01T00:00:00.000Z until its event starts at 2099-09-01T20:00:00.000Z.` },
     });
     expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ held: 0, sold: 0, available: 10 });
     expect((await api.get(`/v1/tickets?event_id=${eventId}`)).body.data).toEqual([]);
     expect((await api.patch(`/v1/events/${eventId}/tiers/${tierId}`, { sales_start_at: null })).status).toBe(200);
     expect((await api.post(`/v1/events/${eventId}/tickets`, sale(tierId))).status).toBe(200);
+  });
+
+  it('stops selling a tier without a sales end when its event starts, as documented, and offers it no more as an upgrade', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api);
+    const [ticket] = (await api.post(`/v1/events/${eventId}/tickets`, sale(tierId))).body.tickets;
+    const vip = (await api.post(`/v1/events/${eventId}/tiers`, { name: 'VIP', price: 9000, capacity: 5, rank: 1 })).body.id;
+    const door = (await api.post(`/v1/events/${eventId}/tiers`, { name: 'Door', price: 6000, capacity: 5, rank: 2, sales_end_at: '2099-01-01T00:00:00Z' })).body.id;
+    expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options`)).body.data.map((option: { id: string }) => option.id)).toEqual([door, vip]);
+
+    const startedAt = new Date(Date.now() - 60_000).toISOString();
+    expect((await api.patch(`/v1/events/${eventId}`, { starts_at: startedAt })).status).toBe(200);
+    const refused = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId));
+    expect({ status: refused.status, error: refused.body.error }).toMatchObject({
+      status: 409,
+      error: { code: 'tier_not_on_sale', message: `Tier '${tierId}' is not on sale now: it sells until its event starts at ${startedAt}.` },
+    });
+    expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options`)).body.data.map((option: { id: string }) => option.id)).toEqual([door]);
+    expect((await api.post(`/v1/tickets/${ticket.id}/upgrade`, { tier_id: vip, payment: { type: 'external', reference: 'up', amount: 9000 - PRICE } })).body.error).toMatchObject({
+      code: 'tier_not_on_sale',
+    });
+    expect((await api.post(`/v1/events/${eventId}/tickets`, sale(door, { payment: { type: 'external', reference: 'door', amount: 12000 } }))).status).toBe(200);
+    const tiers = (await api.get(`/v1/events/${eventId}/tiers`)).body.data;
+    expect(tiers.find((tier: { id: string }) => tier.id === tierId)).toMatchObject({ held: 0, sold: 2 });
   });
 
   it('refuses another account’s or the other mode’s customer as the holder, and sells nothing', async () => {

@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const baselines = await startBaselines();
   try {
     const { secret_key: key } = await createAccount('bench');
-    const event = await as(key, gateway).post('/v1/events', { name: 'Bench Night', starts_at: '2027-01-01T20:00:00Z' });
+    const event = await as(key, gateway).post('/v1/events', { name: 'Bench Night', starts_at: '2099-01-01T20:00:00Z' });
     const headers = { authorization: `Bearer ${key}` };
     // Let start-up work (JIT, first connections, consumer joins) settle before reading idle memory.
     await new Promise((resolve) => setTimeout(resolve, 3000));

@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   try {
     const { secret_key: key } = await createAccount('bench');
     const api = as(key, system.gateway);
-    const event = await api.post('/v1/events', { name: 'Bench on-sale', starts_at: '2027-01-01T20:00:00Z', currency: 'EUR' });
+    const event = await api.post('/v1/events', { name: 'Bench on-sale', starts_at: '2099-01-01T20:00:00Z', currency: 'EUR' });
     const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: options.capacity });
     await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
 

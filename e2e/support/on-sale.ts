@@ -5,7 +5,7 @@ export const PRICE = 2500;
 
 /** A published event in EUR with one tier at PRICE: capacity 10 unless `tier` says otherwise. */
 export async function onSale(api: Client, tier: Record<string, unknown> = {}): Promise<{ eventId: string; tierId: string }> {
-  const event = await api.post('/v1/events', { name: 'On-sale night', starts_at: '2027-09-01T20:00:00Z', currency: 'EUR' });
+  const event = await api.post('/v1/events', { name: 'On-sale night', starts_at: '2099-09-01T20:00:00Z', currency: 'EUR' });
   expect(event.status).toBe(200);
   const created = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: 10, ...tier });
   expect(created.status).toBe(200);

@@ -41,8 +41,8 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
   const tenant = (mode: Mode = 'test'): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: newId('acct'), mode } });
 
   /** An event with one tier, published unless asked otherwise. */
-  async function eventWithTier(claims: InternalClaims, tierFields: Partial<catalogV1.CreateTierRequest> = {}, { publish = true } = {}) {
-    const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+  async function eventWithTier(claims: InternalClaims, tierFields: Partial<catalogV1.CreateTierRequest> = {}, { publish = true, startsAt = '2099-04-01T18:00:00Z' } = {}) {
+    const event = await callUnary(events.createEvent.bind(events), createEventRequest({ starts_at: startsAt }), claims, options);
     const tier = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, tierFields), claims, options);
     if (publish) await callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { status: 'published' }), claims, options);
     return { eventId: event.id, tierId: tier.id };
@@ -148,6 +148,20 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     expect(await counters(tierId)).toEqual({ held: 3, sold: 0 });
     expect(await reservationCount(tierId)).toBe(1);
     for (const other of [draft, closed]) expect(await reservationCount(other.tierId)).toBe(0);
+  });
+
+  it('ends the sales of a tier without a sales end when its event starts, and sells a tier whose own end is later', async () => {
+    const claims = tenant();
+    const startedAt = '2026-01-10T19:00:00Z';
+    const untilStart = await eventWithTier(claims, {}, { startsAt: startedAt });
+    await expect(reserve(claims, { event_id: untilStart.eventId, tier_id: untilStart.tierId })).rejects.toMatchObject({
+      code: 'tier_not_on_sale',
+      message: `Tier '${untilStart.tierId}' is not on sale now: it sells until its event starts at 2026-01-10T19:00:00.000Z.`,
+    });
+    expect(await reservationCount(untilStart.tierId)).toBe(0);
+    const atTheDoor = await eventWithTier(claims, { sales_end_at: '2099-01-01T00:00:00Z' }, { startsAt: startedAt });
+    expect(await reserve(claims, { event_id: atTheDoor.eventId, tier_id: atTheDoor.tierId })).toMatchObject({ status: 'held' });
+    expect(await reserve(claims, { event_id: untilStart.eventId, tier_id: untilStart.tierId, kind: COMP })).toMatchObject({ status: 'held' });
   });
 
   it('takes comps outside the sales window and per-order limits, on a draft event too, but never past capacity', async () => {

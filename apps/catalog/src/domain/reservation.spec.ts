@@ -1,5 +1,6 @@
 import { ApiError } from '@ticketing/errors';
 import { reservationRefusal, settlementRefusal, validTtlSeconds, type CatalogReservation, type ReservationRequest } from './reservation';
+import type { EventStatus } from './event-status';
 import type { CatalogTier } from './tier';
 
 const at = new Date('2027-03-01T12:00:00Z');
@@ -24,25 +25,35 @@ const tier: CatalogTier = {
 };
 const request: ReservationRequest = { id: 'rsv_1', event_id: 'evt_1', tier_id: 'tier_1', kind: 'sale', quantity: 2, expires_at: at };
 const codeOf = (error: ApiError | null) => error?.code;
+const startsAt = new Date('2027-03-05T19:00:00Z');
+const eventThat = (status: EventStatus, eventStartsAt = startsAt) => ({ status, startsAt: eventStartsAt });
 
 describe('reservationRefusal', () => {
   it('names the first rule that fails, capacity last', () => {
-    expect(reservationRefusal(request, { tier: null, eventStatus: null }, at)).toMatchObject({ code: 'resource_missing', status: 404, param: undefined });
-    expect(reservationRefusal(request, { tier: null, eventStatus: 'published' }, at)).toMatchObject({ code: 'resource_missing', status: 400, param: 'tier_id' });
-    expect(codeOf(reservationRefusal(request, { tier, eventStatus: 'draft' }, at))).toBe('event_not_on_sale');
-    expect(codeOf(reservationRefusal(request, { tier: { ...tier, sales_start_at: new Date('2027-03-02T00:00:00Z') }, eventStatus: 'published' }, at))).toBe('tier_not_on_sale');
-    expect(codeOf(reservationRefusal(request, { tier: { ...tier, sales_end_at: at }, eventStatus: 'published' }, at))).toBe('tier_not_on_sale');
-    expect(reservationRefusal({ ...request, quantity: 5 }, { tier, eventStatus: 'published' }, at)).toMatchObject({ code: 'parameter_invalid', param: 'quantity' });
-    expect(reservationRefusal(request, { tier, eventStatus: 'published' }, at)).toMatchObject({ code: 'sold_out', message: expect.stringContaining('has 1 left') });
-    expect(reservationRefusal(request, { tier: { ...tier, held: 5 }, eventStatus: 'published' }, at).message).toContain('is sold out');
+    expect(reservationRefusal(request, { tier: null, event: null }, at)).toMatchObject({ code: 'resource_missing', status: 404, param: undefined });
+    expect(reservationRefusal(request, { tier: null, event: eventThat('published') }, at)).toMatchObject({ code: 'resource_missing', status: 400, param: 'tier_id' });
+    expect(codeOf(reservationRefusal(request, { tier, event: eventThat('draft') }, at))).toBe('event_not_on_sale');
+    expect(codeOf(reservationRefusal(request, { tier: { ...tier, sales_start_at: new Date('2027-03-02T00:00:00Z') }, event: eventThat('published') }, at))).toBe('tier_not_on_sale');
+    expect(codeOf(reservationRefusal(request, { tier: { ...tier, sales_end_at: at }, event: eventThat('published') }, at))).toBe('tier_not_on_sale');
+    expect(reservationRefusal({ ...request, quantity: 5 }, { tier, event: eventThat('published') }, at)).toMatchObject({ code: 'parameter_invalid', param: 'quantity' });
+    expect(reservationRefusal(request, { tier, event: eventThat('published') }, at)).toMatchObject({ code: 'sold_out', message: expect.stringContaining('has 1 left') });
+    expect(reservationRefusal(request, { tier: { ...tier, held: 5 }, event: eventThat('published') }, at).message).toContain('is sold out');
+  });
+
+  it('ends the sales of a tier without a sales end when its event starts', () => {
+    const started = reservationRefusal(request, { tier, event: eventThat('published', at) }, at);
+    expect(started).toMatchObject({ code: 'tier_not_on_sale', message: `Tier 'tier_1' is not on sale now: it sells until its event starts at ${at.toISOString()}.` });
+    // A tier with its own end (door sales) sells past the start: the refusal falls through to capacity.
+    const ownEnd = { ...tier, sales_end_at: new Date('2027-03-06T00:00:00Z') };
+    expect(codeOf(reservationRefusal(request, { tier: ownEnd, event: eventThat('published', at) }, at))).toBe('sold_out');
   });
 
   it('holds comps only to the event being open and the capacity', () => {
     const comp = { ...request, kind: 'comp' as const, quantity: 9 };
     const closedTier = { ...tier, sales_end_at: new Date('2020-01-01T00:00:00Z') };
-    expect(codeOf(reservationRefusal(comp, { tier: closedTier, eventStatus: 'draft' }, at))).toBe('sold_out');
-    expect(codeOf(reservationRefusal(comp, { tier: closedTier, eventStatus: 'canceled' }, at))).toBe('event_not_on_sale');
-    expect(codeOf(reservationRefusal(comp, { tier: closedTier, eventStatus: 'completed' }, at))).toBe('event_not_on_sale');
+    expect(codeOf(reservationRefusal(comp, { tier: closedTier, event: eventThat('draft') }, at))).toBe('sold_out');
+    expect(codeOf(reservationRefusal(comp, { tier: closedTier, event: eventThat('canceled') }, at))).toBe('event_not_on_sale');
+    expect(codeOf(reservationRefusal(comp, { tier: closedTier, event: eventThat('completed') }, at))).toBe('event_not_on_sale');
   });
 });
 

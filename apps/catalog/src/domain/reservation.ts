@@ -54,15 +54,18 @@ export function validTtlSeconds(ttlSeconds: number): number {
   return ttlSeconds === 0 ? DEFAULT_RESERVATION_TTL_SECONDS : integerInRange(ttlSeconds, 'ttl_seconds', 1, MAX_RESERVATION_TTL_SECONDS);
 }
 
+/** When the tier's sales close: its own end or, without one, the start of its event (as the API documents a null `sales_end_at`). */
+const salesEnd = (tier: Pick<CatalogTier, 'sales_end_at'>, eventStartsAt: Date) => tier.sales_end_at ?? eventStartsAt;
+
 /** True when the tier sells at `at`: on or after its start, before its end. */
-export function isWithinSalesWindow(tier: Pick<CatalogTier, 'sales_start_at' | 'sales_end_at'>, at: Date): boolean {
-  return (tier.sales_start_at === null || tier.sales_start_at <= at) && (tier.sales_end_at === null || tier.sales_end_at > at);
+function isWithinSalesWindow(tier: Pick<CatalogTier, 'sales_start_at' | 'sales_end_at'>, eventStartsAt: Date, at: Date): boolean {
+  return (tier.sales_start_at === null || tier.sales_start_at <= at) && salesEnd(tier, eventStartsAt) > at;
 }
 
-/** What a refused reservation is explained by: its tier and event status, null for what the tenant does not have. */
+/** What a refused reservation is explained by: its tier and event, null for what the tenant does not have. */
 export interface RefusalFacts {
   tier: CatalogTier | null;
-  eventStatus: EventStatus | null;
+  event: { status: EventStatus; startsAt: Date } | null;
 }
 
 /**
@@ -71,14 +74,15 @@ export interface RefusalFacts {
  * the quantity is outside the tier's per-order limits, or (when every rule holds) there are
  * not enough units left.
  */
-export function reservationRefusal(request: ReservationRequest, { tier, eventStatus }: RefusalFacts, at: Date): ApiError {
-  if (eventStatus === null) return ApiError.resourceMissing('event', request.event_id);
+export function reservationRefusal(request: ReservationRequest, { tier, event }: RefusalFacts, at: Date): ApiError {
+  if (event === null) return ApiError.resourceMissing('event', request.event_id);
+  const eventStatus = event.status;
   if (tier === null) return new ApiError('resource_missing', `No such tier: '${request.tier_id}' in event '${request.event_id}'.`, { param: 'tier_id' });
   if (eventStatus === 'canceled' || eventStatus === 'completed' || (request.kind === 'sale' && eventStatus !== 'published')) {
     return new ApiError('event_not_on_sale', `The event is ${eventStatus}; ${request.kind === 'sale' ? 'only a published event sells tickets' : 'it takes no more tickets'}.`);
   }
   if (request.kind === 'sale') {
-    if (!isWithinSalesWindow(tier, at)) return new ApiError('tier_not_on_sale', `Tier '${tier.id}' is not on sale now: ${salesWindowText(tier)}.`);
+    if (!isWithinSalesWindow(tier, event.startsAt, at)) return new ApiError('tier_not_on_sale', `Tier '${tier.id}' is not on sale now: ${salesWindowText(tier, event.startsAt)}.`);
     const limitRefusal = perOrderRefusal(tier, request.quantity);
     if (limitRefusal) return limitRefusal;
   }
@@ -94,10 +98,10 @@ function perOrderRefusal(tier: CatalogTier, quantity: number): ApiError | null {
   return null;
 }
 
-function salesWindowText(tier: Pick<CatalogTier, 'sales_start_at' | 'sales_end_at'>): string {
-  const from = tier.sales_start_at ? `from ${tier.sales_start_at.toISOString()}` : '';
-  const until = tier.sales_end_at ? `until ${tier.sales_end_at.toISOString()}` : '';
-  return `it sells ${[from, until].filter(Boolean).join(' ')}`;
+function salesWindowText(tier: Pick<CatalogTier, 'sales_start_at' | 'sales_end_at'>, eventStartsAt: Date): string {
+  const from = tier.sales_start_at ? `from ${tier.sales_start_at.toISOString()} ` : '';
+  const until = tier.sales_end_at ? `until ${tier.sales_end_at.toISOString()}` : `until its event starts at ${eventStartsAt.toISOString()}`;
+  return `it sells ${from}${until}`;
 }
 
 /** The same reservation id asked again for something else: a caller bug, never silently merged. */

@@ -146,10 +146,10 @@ export class EventRepository {
     return toCatalogEvent(columns, tiers.map(tierFromJson), has_seatmap);
   }
 
-  /** Where the event is in its lifecycle and whether its waiting room is enabled; null when the tenant has no such event. */
-  async salesStanding(tenant: Tenant, id: string): Promise<{ status: EventStatus; waitingRoomEnabled: boolean } | null> {
-    const event = await this.db.event.findUnique({ where: { id, ...tenantScope(tenant) }, select: { status: true, waiting_room_enabled: true } });
-    return event && { status: eventStatus(event.status), waitingRoomEnabled: event.waiting_room_enabled };
+  /** Where the event is in its lifecycle, when it starts and whether its waiting room is enabled; null when the tenant has no such event. */
+  async salesStanding(tenant: Tenant, id: string): Promise<{ status: EventStatus; startsAt: Date; waitingRoomEnabled: boolean } | null> {
+    const event = await this.db.event.findUnique({ where: { id, ...tenantScope(tenant) }, select: { status: true, starts_at: true, waiting_room_enabled: true } });
+    return event && { status: eventStatus(event.status), startsAt: event.starts_at, waitingRoomEnabled: event.waiting_room_enabled };
   }
 
   async exists(tenant: Tenant, id: string): Promise<boolean> {

@@ -27,7 +27,7 @@ export type ReturnOutcome =
 
 export type ReserveOutcome =
   | { outcome: 'taken'; tier: CatalogTier; waitingRoomEnabled: boolean }
-  | { outcome: 'refused'; tier: CatalogTier; eventStatus: EventStatus }
+  | { outcome: 'refused'; tier: CatalogTier; event: { status: EventStatus; startsAt: Date } }
   | { outcome: 'not_claimed' };
 type ReservationRow = Omit<CatalogReservation, 'kind' | 'status'> & { kind: string; status: string };
 
@@ -57,8 +57,8 @@ export class ReservationRepository {
    */
   async reserveAll(tenant: Tenant, eventId: string, tierId: string, requests: ReadonlyArray<{ request: ReservationRequest; at: Date }>): Promise<ReserveOutcome[]> {
     const column = <T>(pick: (entry: { request: ReservationRequest; at: Date }) => T) => requests.map(pick);
-    const rows = await this.db.$queryRaw<Array<{ ordinal: number; outcome: ReserveOutcome['outcome']; event_status: string | null; tier: TierJson | null; waiting_room_enabled: boolean | null }>>`
-      SELECT ordinal, outcome, event_status, tier, waiting_room_enabled FROM reserve_inventory_batch(${tenant.accountId}, ${tenant.mode}, ${eventId}, ${tierId},
+    const rows = await this.db.$queryRaw<Array<{ ordinal: number; outcome: ReserveOutcome['outcome']; event_status: string | null; event_starts_at: Date | null; tier: TierJson | null; waiting_room_enabled: boolean | null }>>`
+      SELECT ordinal, outcome, event_status, event_starts_at, tier, waiting_room_enabled FROM reserve_inventory_batch(${tenant.accountId}, ${tenant.mode}, ${eventId}, ${tierId},
         ${column((entry) => entry.request.id)}::text[], ${column((entry) => entry.request.kind)}::text[], ${column((entry) => entry.request.quantity)}::int[],
         ${column((entry) => entry.request.expires_at)}::timestamptz[], ${column((entry) => entry.at)}::timestamptz[])`;
     if (rows.length !== requests.length) throw new Error(`reserve_inventory_batch answered ${rows.length} rows for ${requests.length} reservations`);
@@ -67,7 +67,7 @@ export class ReservationRepository {
       .map((row): ReserveOutcome => {
         if (row.outcome === 'not_claimed') return { outcome: 'not_claimed' };
         const tier = tierFromJson(row.tier!);
-        return row.outcome === 'taken' ? { outcome: 'taken', tier, waitingRoomEnabled: row.waiting_room_enabled! } : { outcome: 'refused', tier, eventStatus: eventStatus(row.event_status!) };
+        return row.outcome === 'taken' ? { outcome: 'taken', tier, waitingRoomEnabled: row.waiting_room_enabled! } : { outcome: 'refused', tier, event: { status: eventStatus(row.event_status!), startsAt: row.event_starts_at! } };
       });
   }
 

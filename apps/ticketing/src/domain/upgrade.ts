@@ -17,7 +17,7 @@ export interface TierFacts {
   held: number;
   sold: number;
   seated: boolean;
-  /** When the tier's sales open and close; null when it has no such bound. */
+  /** When the tier's sales open and close; null when it has no such bound (a null end closes them when the event starts). */
   salesStartAt: Date | null;
   salesEndAt: Date | null;
 }
@@ -34,17 +34,17 @@ export interface UpgradeOption {
   available: number;
 }
 
-const onSaleAt = (tier: TierFacts, at: Date) => (tier.salesStartAt === null || tier.salesStartAt <= at) && (tier.salesEndAt === null || tier.salesEndAt > at);
+const onSaleAt = (tier: TierFacts, eventStartsAt: Date, at: Date) => (tier.salesStartAt === null || tier.salesStartAt <= at) && (tier.salesEndAt ?? eventStartsAt) > at;
 
 /**
  * The unseated tiers of the event ranked above the ticket's whose sales window is open at `at`,
  * newest first (the API's list order); none for a seated ticket. A tier not on sale is left out:
  * an upgrade to it would be refused (tier_not_on_sale).
  */
-export function upgradeOptions(current: TierFacts, tiers: readonly TierFacts[], at: Date): UpgradeOption[] {
+export function upgradeOptions(current: TierFacts, tiers: readonly TierFacts[], eventStartsAt: Date, at: Date): UpgradeOption[] {
   if (current.seated) return [];
   return tiers
-    .filter((tier) => tier.rank > current.rank && !tier.seated && onSaleAt(tier, at))
+    .filter((tier) => tier.rank > current.rank && !tier.seated && onSaleAt(tier, eventStartsAt, at))
     .sort((a, b) => (a.id < b.id ? 1 : -1))
     .map((tier) => ({
       tier_id: tier.id,

@@ -89,7 +89,7 @@ export class ReserveInventoryUseCase {
       case 'taken':
         return this.priced(tenant, { reservation: heldReservation(tenant, request, at), tier: outcome.tier, waitingRoomEnabled: outcome.waitingRoomEnabled }, customerId, at);
       case 'refused':
-        throw reservationRefusal(request, { tier: outcome.tier, eventStatus: outcome.eventStatus }, at);
+        throw reservationRefusal(request, outcome, at);
       case 'not_claimed':
         return this.priced(tenant, await this.earlierReservation(tenant, request, at), customerId, at);
     }
@@ -113,7 +113,7 @@ export class ReserveInventoryUseCase {
       new TierRepository(this.prisma).findById(tenant, request.event_id, request.tier_id),
       new EventRepository(this.prisma).salesStanding(tenant, request.event_id),
     ]);
-    if (!tier || !event) throw reservationRefusal(request, { tier, eventStatus: event?.status ?? null }, at);
+    if (!tier || !event) throw reservationRefusal(request, { tier, event }, at);
     if (!reservation) {
       throw new Error(`reservation id ${request.id} is taken outside tenant ${tenantKey(tenant)}; callers must choose unique ids`);
     }

@@ -18,8 +18,8 @@ export class ListUpgradeOptionsUseCase {
   async execute(claims: InternalClaims, tenant: Tenant, ticketId: string, page: PageRequest | undefined): Promise<Page<UpgradeOption>> {
     const id = requiredIdParam(ticketId, 'id');
     const ticket = await changeableTicket(new TicketRepository(this.prisma), tenant, id, 'upgraded');
-    const tiers = await this.catalog.tiersOf(claims, ticket.event_id);
-    const options = upgradeOptions(currentTier(ticket, tiers), tiers, this.clock());
+    const [tiers, event] = await Promise.all([this.catalog.tiersOf(claims, ticket.event_id), this.catalog.eventFacts(claims, ticket.event_id)]);
+    const options = upgradeOptions(currentTier(ticket, tiers), tiers, new Date(event.startsAt), this.clock());
     // Options are newest first (tier id descending), as every id-ordered list: any tier of the
     // event marks a place among them, one listed on the previous page that stopped selling since included.
     return paginate(page, {
