@@ -114,6 +114,30 @@ describe('seat maps through the gateway', () => {
     expect(missingEvent.body.error.code).toBe('resource_missing');
   });
 
+  it('takes and shows a layout of 100,000 seats with the longest labels, the most a seat map holds, and refuses one seat more', async () => {
+    const api = as((await createAccount()).secret_key);
+    const event = (await api.post('/v1/events', { name: 'Stadium Night', starts_at: '2099-10-01T19:30:00Z', currency: 'EUR' })).body;
+    const pitch = (await api.post(`/v1/events/${event.id}/tiers`, { name: 'Pitch', price: 5000, capacity: 100_001, seated: true })).body;
+    const label = (prefix: string, index: number) => `${prefix}${String(index).padStart(20 - prefix.length, '0')}`;
+    const stadium = (seatsPerRow: number) => ({
+      sections: Array.from({ length: 50 }, (_, section) => ({
+        label: label('S', section),
+        rows: Array.from({ length: 100 }, (_, row) => ({ label: label('R', row), seats: Array.from({ length: seatsPerRow }, (_, seat) => ({ label: label('', seat), tier_id: pitch.id })) })),
+      })),
+    });
+    const largest = stadium(20);
+    expect(Buffer.byteLength(JSON.stringify(largest))).toBeGreaterThan(7_000_000);
+    const set = await api.put(`/v1/events/${event.id}/seatmap`, largest);
+    expect({ status: set.status, error: set.body.error }).toEqual({ status: 200, error: undefined });
+    const seats = Object.values(statuses((await api.get(`/v1/events/${event.id}/seatmap`)).body));
+    expect({ seats: seats.length, available: seats.filter((status) => status === 'available').length }).toEqual({ seats: 100_000, available: 100_000 });
+
+    const oneMore = stadium(20);
+    oneMore.sections[0]!.rows[0]!.seats.push({ label: 'extra', tier_id: pitch.id });
+    const refused = await api.put(`/v1/events/${event.id}/seatmap`, oneMore);
+    expect({ status: refused.status, error: refused.body.error }).toMatchObject({ status: 400, error: { code: 'parameter_invalid', param: 'sections', message: 'A seat map holds at most 100000 seats.' } });
+  });
+
   it('refuses a layout naming the faulty parameter, keeping the previous one', async () => {
     const api = as((await createAccount()).secret_key);
     const { event, stalls, balcony, standing } = await seatedEvent(api);

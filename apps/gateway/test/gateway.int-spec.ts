@@ -275,7 +275,9 @@ describe('the error envelope', () => {
       expectEnvelope(refused, 400, 'invalid_json');
       expect(refused.body.error.message).toBe('The request body must be a JSON object.');
     }
-    expectEnvelope(await call('POST', '/v1/events', { key, body: { name: 'x'.repeat(110_000), starts_at: '2027-01-01T00:00:00Z' } }), 413, 'body_too_large');
+    const tooLarge = await call('POST', '/v1/events', { key, body: { name: 'x'.repeat(110_000), starts_at: '2027-01-01T00:00:00Z' } });
+    expectEnvelope(tooLarge, 413, 'body_too_large');
+    expect(tooLarge.body.error.message).toBe('The request body is larger than 100KB, the most this operation takes.');
     expectEnvelope(await call('POST', '/v1/events', { key, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
   });
 

@@ -3303,7 +3303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -3718,7 +3718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4034,7 +4034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4303,7 +4303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 10MB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4736,7 +4736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4911,7 +4911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5168,7 +5168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5425,7 +5425,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5726,7 +5726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6025,7 +6025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6178,7 +6178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6487,7 +6487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6980,7 +6980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7206,7 +7206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7389,7 +7389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7556,7 +7556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7723,7 +7723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7905,7 +7905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8352,7 +8352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8521,7 +8521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8924,7 +8924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9091,7 +9091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9244,7 +9244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
-            /** @description The body is larger than 100kb. Codes: `body_too_large`. */
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
             413: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -1,7 +1,7 @@
 import { credentials, Metadata, type CallOptions, type ChannelCredentials, type ChannelOptions, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { internalTokenFor, type InternalClaims } from '@ticketing/auth';
 import { isReplayed, writeIdempotencyMetadata, type IdempotencyMetadata } from './idempotent-call';
-import { INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } from './server';
+import { INTERNAL_TOKEN_METADATA, MAX_MESSAGE_BYTES, REQUEST_ID_METADATA } from './server';
 import { grpcErrorToApiError } from './status-mapping';
 
 type ClientConstructor<TClient> = new (address: string, credentials: ChannelCredentials, options: ChannelOptions) => TClient;
@@ -14,7 +14,7 @@ type ClientConstructor<TClient> = new (address: string, credentials: ChannelCred
 const RECONNECT_BACKOFF: ChannelOptions = { 'grpc.initial_reconnect_backoff_ms': 100, 'grpc.max_reconnect_backoff_ms': 1_000 };
 
 export function createGrpcClient<TClient>(Client: ClientConstructor<TClient>, address: string): TClient {
-  return new Client(address, credentials.createInsecure(), RECONNECT_BACKOFF);
+  return new Client(address, credentials.createInsecure(), { ...RECONNECT_BACKOFF, 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES });
 }
 
 /** The full-arity overload every ts-proto grpc-js client method has (the last one, which inference sees). */

@@ -1,12 +1,14 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, toErrorEnvelope } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
-import { BODY_LIMIT, NOT_UTF8 } from './json-body.middleware';
+import { NOT_UTF8, readableLimit } from './json-body.middleware';
 import { requestState } from './request-state';
 
 interface HttpError extends Error {
   status?: number;
   type?: string;
+  /** The body limit, in bytes, that a body too large exceeded. */
+  limit?: number;
 }
 
 /** Whether the body the parser refused is JSON all the same: a bare value, which its strict mode refuses. */
@@ -26,7 +28,7 @@ function fromHttpError(error: HttpError): ApiError | undefined {
     return new ApiError('invalid_json', isBareJsonValue(error) ? 'The request body must be a JSON object.' : 'The request body is not valid JSON.');
   }
   if (error.type === NOT_UTF8) return new ApiError('invalid_json', 'The request body is not valid UTF-8; send JSON encoded in UTF-8.');
-  if (error.type === 'entity.too.large') return new ApiError('body_too_large', `The request body is larger than ${BODY_LIMIT}.`);
+  if (error.type === 'entity.too.large') return new ApiError('body_too_large', `The request body is larger than ${readableLimit(error.limit!)}, the most this operation takes.`);
   if (error.status === 415) return new ApiError('unsupported_media_type', error.message);
   // Other request faults Express reports, e.g. a URL with broken percent-encoding.
   if (error.status !== undefined && error.status >= 400 && error.status < 500) return new ApiError('parameter_invalid', error.message);

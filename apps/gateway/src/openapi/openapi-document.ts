@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { BODY_LIMIT } from '../http/json-body.middleware';
+import { readableLimit } from '../http/json-body.middleware';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency.middleware';
 import { isImplemented, type Access, type Route } from '../routes/route';
 import { API_TAGS } from '../routes/tags';
@@ -47,7 +47,7 @@ function errorMeaning(route: Route, status: number): string {
     case 409:
       return 'The request conflicts with the current state of the resource, or of its Idempotency-Key.';
     case 413:
-      return `The body is larger than ${BODY_LIMIT}.`;
+      return `The body is larger than ${readableLimit(route.bodyLimit)}.`;
     case 415:
       return 'The body is not sent as application/json.';
     case 429:

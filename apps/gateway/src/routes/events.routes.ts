@@ -220,6 +220,8 @@ export const eventsRoutes = [
     access: secretKey('events:write'),
     errors: ['event_finalized', 'seatmap_locked'],
     body: seatMapBody,
+    // A whole layout: 100,000 seats (MAX_SEATS in catalog) with the longest labels are about 8 MB of JSON.
+    bodyLimit: '10mb',
     response: seatMapResource,
     handler: async ({ params, body }, { services }) => presentSeatMap(await services.seatMaps.setSeatMap({ event_id: params.id, sections: body.sections })),
   }),

@@ -65,7 +65,7 @@ function pipeline(route: Route, deps: RouteTableDeps): Array<RequestHandler | Er
   if (!isImplemented(route)) return [...keyChecks, notImplemented];
   return [
     ...keyChecks,
-    ...(route.body ? jsonBody : []),
+    ...(route.body ? jsonBody(route.bodyLimit) : []),
     validateInput(route),
     ...(route.method === 'post' && route.access.kind !== 'public' ? [idempotency(deps.idempotencyStore, deps.logger)] : []),
     respond(route, deps),

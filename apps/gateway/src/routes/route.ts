@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CachedKey, Scope } from '@ticketing/auth';
 import type { ErrorCode } from '@ticketing/errors';
 import type { BackendServices } from '../grpc/service-calls';
+import { DEFAULT_BODY_LIMIT } from '../http/json-body.middleware';
 import type { ApiTag } from './tags';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -71,6 +72,8 @@ export interface RouteSpec<TPath extends string, TQuery extends z.ZodObject, TBo
    * is not read.
    */
   body?: TBody;
+  /** The most the JSON body may hold, in `bytes` notation; 100kb unless the operation takes whole documents (a seat map). */
+  bodyLimit?: string;
   response: TResponse;
   produces?: MediaType;
   /** The gRPC call and presenter. Without one the operation answers 501 after the key checks. */
@@ -89,6 +92,7 @@ export interface Route {
   params: z.ZodObject<Record<string, z.ZodString>>;
   query: z.ZodObject;
   body?: z.ZodObject;
+  bodyLimit: string;
   response: z.ZodType;
   produces: MediaType;
   handler?: (input: RouteInput, context: HandlerContext) => Promise<unknown>;
@@ -108,13 +112,14 @@ export function defineRoute<
   TQuery extends z.ZodObject = z.ZodObject<Record<never, never>>,
   TBody extends z.ZodObject | undefined = undefined,
 >(spec: RouteSpec<TPath, TQuery, TBody, TResponse>): Route {
-  const { handler, query, body, produces, errors, ...rest } = spec;
+  const { handler, query, body, bodyLimit, produces, errors, ...rest } = spec;
   return {
     ...rest,
     errors: errors ?? [],
     params: z.strictObject(Object.fromEntries(pathParamNames(spec.path).map((name) => [name, pathParam]))),
     query: query ?? z.strictObject({}),
     body: body ?? (handler && WRITE_METHODS.has(spec.method) ? z.strictObject({}) : undefined),
+    bodyLimit: bodyLimit ?? DEFAULT_BODY_LIMIT,
     produces: produces ?? 'application/json',
     // Validation has already given the input exactly the shape the typed handler declares.
     handler: handler && ((input, context) => handler(input as RouteInput<PathParams<TPath>, z.output<TQuery>, BodyOf<TBody>>, context)),
