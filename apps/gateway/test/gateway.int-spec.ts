@@ -270,7 +270,7 @@ describe('the error envelope', () => {
       expect(answer).toMatchObject({ status: 400, error: { code: 'invalid_json', message: 'The request body is not valid UTF-8; send JSON encoded in UTF-8.' } });
     }
     // Valid JSON, but not the object every operation takes: said as such.
-    for (const bare of ['null', '"x"', '12']) {
+    for (const bare of ['null', '"x"', '12', '[]', '[{"name":"x"}]']) {
       const refused = await call('POST', '/v1/events', { key, rawBody: bare });
       expectEnvelope(refused, 400, 'invalid_json');
       expect(refused.body.error.message).toBe('The request body must be a JSON object.');

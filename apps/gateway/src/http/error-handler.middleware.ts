@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, toErrorEnvelope } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
-import { NOT_UTF8, readableLimit } from './json-body.middleware';
+import { NOT_AN_OBJECT, NOT_UTF8, readableLimit } from './json-body.middleware';
 import { requestState } from './request-state';
 
 interface HttpError extends Error {
@@ -25,7 +25,7 @@ function isBareJsonValue(error: HttpError & { body?: unknown }): boolean {
 /** Errors raised by Express and its body parser, in the public API's terms. */
 function fromHttpError(error: HttpError): ApiError | undefined {
   if (error.type === 'entity.parse.failed') {
-    return new ApiError('invalid_json', isBareJsonValue(error) ? 'The request body must be a JSON object.' : 'The request body is not valid JSON.');
+    return new ApiError('invalid_json', isBareJsonValue(error) ? NOT_AN_OBJECT : 'The request body is not valid JSON.');
   }
   if (error.type === NOT_UTF8) return new ApiError('invalid_json', 'The request body is not valid UTF-8; send JSON encoded in UTF-8.');
   if (error.type === 'entity.too.large') return new ApiError('body_too_large', `The request body is larger than ${readableLimit(error.limit!)}, the most this operation takes.`);

@@ -9,6 +9,9 @@ export const DEFAULT_BODY_LIMIT = '100kb';
 /** A body limit as people read it: "100KB", "10MB". */
 export const readableLimit = (limit: string | number) => bytes.format(typeof limit === 'number' ? limit : bytes.parse(limit)!);
 
+/** Every operation takes a JSON object; another JSON value (bare or an array) is refused with this. */
+export const NOT_AN_OBJECT = 'The request body must be a JSON object.';
+
 /** The body parser's error type for a body that is not UTF-8; the error handler answers it as invalid_json. */
 export const NOT_UTF8 = 'entity.not.utf8';
 
@@ -34,5 +37,11 @@ const requireJson: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** The parser takes arrays as well as objects; an array is refused as a bare value is. */
+const requireObject: RequestHandler = (req, _res, next) => {
+  if (Array.isArray(req.body)) throw new ApiError('invalid_json', NOT_AN_OBJECT);
+  next();
+};
+
 /** Reads a JSON body of at most `limit`; parse failures, a larger body included, surface in the error handler. */
-export const jsonBody = (limit: string): RequestHandler[] => [parseJson(limit), requireJson];
+export const jsonBody = (limit: string): RequestHandler[] => [parseJson(limit), requireJson, requireObject];
