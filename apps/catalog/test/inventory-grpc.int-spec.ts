@@ -164,6 +164,18 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     expect(await reserve(claims, { event_id: untilStart.eventId, tier_id: untilStart.tierId, kind: COMP })).toMatchObject({ status: 'held' });
   });
 
+  it('sells on while the tier and its event are edited: no deadlock fails a sale or an edit (decision 0029, lock order)', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await eventWithTier(claims, { capacity: 1000 });
+    const updateTier = (fields: Partial<catalogV1.UpdateTierRequest>) => callUnary(tiers.updateTier.bind(tiers), { event_id: eventId, id: tierId, ...fields }, claims, options);
+    const sales = Array.from({ length: 300 }, () => reserve(claims, { event_id: eventId, tier_id: tierId }));
+    const edits = Array.from({ length: 30 }, (_, index) => (index % 2 === 0 ? updateTier({ capacity: 1000 - (index % 4) }) : updateTier({ name: `GA ${index}` })));
+    const outcomes = await Promise.allSettled([...sales, ...edits]);
+    const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [String((outcome.reason as Error).message)] : []));
+    expect(failures).toEqual([]);
+    expect(await counters(tierId)).toEqual({ held: 300, sold: 0 });
+  });
+
   it('takes comps outside the sales window and per-order limits, on a draft event too, but never past capacity', async () => {
     const claims = tenant();
     const { eventId, tierId } = await eventWithTier(claims, { capacity: 6, max_per_order: 2, sales_start_at: '2020-01-01T00:00:00Z', sales_end_at: '2020-02-01T00:00:00Z' }, { publish: false });

@@ -159,12 +159,15 @@ export class EventRepository {
   /**
    * Locks the event's row for the rest of the transaction and tells its status and currency;
    * changes to an event, its tiers and its seat map take this lock, so they never interleave.
+   * The lock is FOR NO KEY UPDATE (what an UPDATE of the row takes itself), not FOR UPDATE: a
+   * reservation, holding its tier, checks its foreign key to the event with a KEY SHARE lock, which
+   * FOR UPDATE would block while this transaction waits for that tier — a deadlock (decision 0029).
    */
   async lock(tenant: Tenant, id: string): Promise<LockedEvent | null> {
     const rows = await this.db.$queryRaw<Array<Omit<LockedEvent, 'status'> & { status: string }>>`
       SELECT e.status, e.currency, e.starts_at, e.ends_at, (SELECT count(*)::int FROM tiers t WHERE t.event_id = e.id) AS tier_count,
              e.waiting_room_admission_rate_per_minute AS admission_rate_per_minute
-      FROM events e WHERE e.id = ${id} AND e.account_id = ${tenant.accountId} AND e.mode = ${tenant.mode} FOR UPDATE`;
+      FROM events e WHERE e.id = ${id} AND e.account_id = ${tenant.accountId} AND e.mode = ${tenant.mode} FOR NO KEY UPDATE`;
     const row = rows[0];
     return row ? { ...row, status: eventStatus(row.status) } : null;
   }
