@@ -253,21 +253,34 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);
   });
 
-  it('gives a refused seated issuance’s seats back: its seat hold is released, and the seats can be held again', async () => {
+  it('lets go of a refused seated issuance’s seat hold: the seats stay the buyer’s, and the same hold sells them next time', async () => {
     const claims = tenant();
     const { eventId, tierId, hold, holdSeats } = await seatedOnSale(claims);
     const lapsing = new LapsingHold(catalogClients, options);
-    const issue = issuanceThrough(lapsing);
-    await expect(issue.sell(claims, tenantOf(claims), saleRequest(eventId, tierId, { seat_hold_id: hold.id }))).rejects.toMatchObject({ code: 'issuance_expired' });
+    await expect(issuanceThrough(lapsing).sell(claims, tenantOf(claims), saleRequest(eventId, tierId, { seat_hold_id: hold.id }))).rejects.toMatchObject({ code: 'issuance_expired' });
 
-    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'released' });
-    expect(await prisma.seatClaim.count({ where: { event_id: eventId } })).toBe(0);
-    expect((await publishedOn(prisma, TICKETING_SEAT_TOPIC, eventId)).map(({ type, data }) => ({ type, data }))).toEqual([
-      { type: 'seat.held', data: { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], hold_id: hold.id, expires_at: hold.expires_at.toISOString() } },
-      { type: 'seat.released', data: { event_id: eventId, seat_ids: ['S:1:1', 'S:1:2'], hold_id: hold.id, reason: 'released' } },
-    ]);
-    expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).toEqual([]);
-    expect((await holdSeats(['S:1:1'])).status).toBe('active');
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'active', taken_by: null, issuance_id: null });
+    expect(await prisma.seatClaim.count({ where: { event_id: eventId } })).toBe(2);
+    expect(ofType(await publishedOn(prisma, TICKETING_SEAT_TOPIC, eventId), 'seat.released')).toEqual([]);
+    await expect(holdSeats(['S:1:1'])).rejects.toMatchObject({ code: 'seats_unavailable' });
+
+    const issued = await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id }));
+    expect(issued.tickets.map((ticket) => ticket.seat)).toEqual(['S:1:1', 'S:1:2']);
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'sold', issuance_id: issued.issuance_id });
+  });
+
+  it('gives a refused issuance’s waiting-room admission back: the same token lets the buyer’s next issuance through, once', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    catalogSide.double.enableWaitingRoom(eventId);
+    const token = admissionTokens.sign({ entryId: newId('qen'), eventId }, new Date(Date.now() + 60_000));
+    const lapsing = new LapsingHold(catalogClients, options);
+    await expect(issuanceThrough(lapsing).sell(claims, tenantOf(claims), saleRequest(eventId, tierId, { admission_token: token }))).rejects.toMatchObject({ code: 'issuance_expired' });
+    expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true, admission_entry_id: true } })).toEqual([{ status: 'refused', admission_entry_id: null }]);
+
+    expect((await issue(claims, saleRequest(eventId, tierId, { admission_token: token }))).tickets).toHaveLength(2);
+    await expect(issue(claims, saleRequest(eventId, tierId, { admission_token: token }))).rejects.toMatchObject({ code: 'admission_token_used' });
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
   });
 
   it('of concurrent issuances naming one seat hold, only one holds units: the others are refused having held none, so another hold’s buyer still buys', async () => {

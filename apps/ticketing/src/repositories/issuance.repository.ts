@@ -151,10 +151,15 @@ export class IssuanceRepository {
 
   /**
    * Refuses a pending issuance, keeping why (TicketRepository.issue is the other way out of
-   * pending). False, having done nothing, when it was no longer pending: another driver settled it first.
+   * pending), and gives back the waiting-room admission it used: nothing was sold, so the buyer's
+   * token lets their next issuance through. False, having done nothing, when it was no longer
+   * pending: another driver settled it first.
    */
   async refuse(tenant: Tenant, id: string, refusal: IssuanceRefusal): Promise<boolean> {
-    const refused = await this.db.issuance.updateMany({ where: { id, status: 'pending', ...tenantScope(tenant) }, data: { status: 'refused', refusal: { ...refusal } } });
+    const refused = await this.db.issuance.updateMany({
+      where: { id, status: 'pending', ...tenantScope(tenant) },
+      data: { status: 'refused', refusal: { ...refusal }, admission_entry_id: null },
+    });
     return refused.count === 1;
   }
 

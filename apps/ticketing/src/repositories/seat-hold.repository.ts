@@ -99,24 +99,28 @@ export class SeatHoldRepository {
     return bound.count === 1;
   }
 
-  /** Frees a hold an issuance took but never recorded (it was refused first), for the buyer to use again. */
+  /**
+   * Frees a hold an issuance took, recorded or not, when that issuance is refused: nothing was
+   * sold, so the buyer can use the hold again until it expires (one that expired while taken is
+   * ended by the next sweep).
+   */
   async letGo(tenant: Tenant, id: string, issuanceId: string): Promise<void> {
     await this.db.seatHold.updateMany({
-      where: { id, account_id: tenant.accountId, mode: tenant.mode, status: 'active', taken_by: issuanceId, issuance_id: null },
-      data: { taken_by: null },
+      where: { id, account_id: tenant.accountId, mode: tenant.mode, status: 'active', taken_by: issuanceId, OR: [{ issuance_id: null }, { issuance_id: issuanceId }] },
+      data: { taken_by: null, issuance_id: null },
     });
   }
 
   /**
    * Ends an active hold as released and frees its seats, in one statement; null when it was not
-   * active. A hold an issuance took is released only by that issuance (`issuanceId`), when refused.
+   * active, or an issuance has taken it (it ends when that issuance is sold, or lets go of it).
    */
-  async release(tenant: Tenant, eventId: string, id: string, at: Date, issuanceId: string | null = null): Promise<EndedSeatHold | null> {
+  async release(tenant: Tenant, eventId: string, id: string, at: Date): Promise<EndedSeatHold | null> {
     const rows = await this.db.$queryRaw<SeatHoldRow[]>`
       WITH released AS (
         UPDATE seat_holds SET status = 'released', released_at = ${at}
          WHERE id = ${id} AND event_id = ${eventId} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'active'
-           AND issuance_id IS NOT DISTINCT FROM ${issuanceId} AND (taken_by IS NULL OR taken_by = ${issuanceId})
+           AND issuance_id IS NULL AND taken_by IS NULL
         RETURNING *),
       freed AS (DELETE FROM seat_claims c USING released WHERE c.hold_id = released.id)
       SELECT * FROM released`;

@@ -13,7 +13,6 @@ import { IssuanceRepository } from '../../repositories/issuance.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { TicketRepository, type UnseatedIssue } from '../../repositories/ticket.repository';
 import { isRefusal } from '../call-outcomes';
-import { announceEnded } from '../seat-holds/seat-hold-messages';
 
 export interface IssuedTickets {
   issuance: TicketingIssuance;
@@ -165,15 +164,14 @@ export class DriveIssuanceUseCase {
   }
 
   /**
-   * Records the refusal and, for a seated issuance, gives its hold's seats back, in one
-   * transaction: nothing was sold. Does nothing when another driver settled it first.
+   * Records the refusal and, for a seated issuance, lets go of its seat hold, in one
+   * transaction: nothing was sold, so the buyer may issue again with the same hold (and the same
+   * admission, which the refusal gives back). Does nothing when another driver settled it first.
    */
   private async refuse(tenant: Tenant, issuance: TicketingIssuance, error: ApiError): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       const refused = await new IssuanceRepository(tx).refuse(tenant, issuance.id, toRefusal(error));
-      if (!refused || !issuance.seat_hold_id) return;
-      const released = await new SeatHoldRepository(tx).release(tenant, issuance.event_id, issuance.seat_hold_id, new Date(), issuance.id);
-      if (released) await announceEnded(tx, [released]);
+      if (refused && issuance.seat_hold_id) await new SeatHoldRepository(tx).letGo(tenant, issuance.seat_hold_id, issuance.id);
     });
   }
 }
