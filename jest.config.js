@@ -16,7 +16,7 @@ module.exports = {
     tier('e2e', __dirname, 'e2e-spec', {
       globalSetup: '<rootDir>/tools/testing/e2e.global-setup.ts',
       globalTeardown: '<rootDir>/tools/testing/e2e.global-teardown.ts',
-      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/slow-tier.setup.ts', '<rootDir>/e2e/support/documented-errors.setup.ts'],
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/slow-tier.setup.ts', '<rootDir>/e2e/support/documented-answers.setup.ts'],
     }),
   ],
 };

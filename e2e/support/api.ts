@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../tools/system/services';
-import { noteAnswer } from './documented-errors';
+import { noteAnswer } from './documented-answers';
 import { gatewayUrl } from './system';
 
 const run = promisify(execFile);
