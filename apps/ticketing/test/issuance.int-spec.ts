@@ -35,6 +35,7 @@ import { CancelLateTicketsUseCase, LATE_CANCELLATION_WINDOW_MS } from '../src/us
 import { EventSettingsRepository } from '../src/repositories/event-settings.repository';
 import { RedriveStalledIssuancesUseCase } from '../src/usecases/redrive-stalled-issuances/redrive-stalled-issuances.usecase';
 import { ReturnUnitsUseCase } from '../src/usecases/return-units/return-units.usecase';
+import { UpgradeRepository } from '../src/repositories/upgrade.repository';
 import type { CustomerChoice } from '../src/domain/customer';
 import type { TicketingIssuance } from '../src/domain/issuance';
 import { IssuanceRepository, type NewIssuance } from '../src/repositories/issuance.repository';
@@ -1036,6 +1037,48 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
           },
         },
       ]);
+    });
+
+    it('of double-submitted upgrades of one ticket only one holds a unit, so every ticket of a rush is upgraded while the tier has room (decision 0032)', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims, { capacity: 10 });
+      const sold = await issue(claims, saleRequest(eventId, tierId, { quantity: 10, payment: { reference: 'o', amount: 25_000 } }));
+      const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 10, rank: 2, eventId }).tierId;
+      const upgrade = (ticketId: string) => callUnary(tickets.upgradeTicket.bind(tickets), { id: ticketId, tier_id: vip, payment: { reference: 'up', amount: 6500 } }, claims, options);
+      const outcomes = await Promise.allSettled(sold.tickets.flatMap((ticket) => [upgrade(ticket.id), upgrade(ticket.id), upgrade(ticket.id)]));
+      const codes = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'upgraded' : (outcome.reason as ApiError).code));
+      expect({ upgraded: codes.filter((code) => code === 'upgraded').length, refused: [...new Set(codes.filter((code) => code !== 'upgraded'))] }).toEqual({ upgraded: 10, refused: ['ticket_changed'] });
+      expect(await tierCounters(vip)).toEqual({ held: 0, sold: 10 });
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    });
+
+    it('lets go of a ticket whose upgrade was refused or cut off before it was recorded, and the re-driver of one whose process died', async () => {
+      const claims = tenant();
+      const { tierId, ticket } = await oneTicket(claims);
+      const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 1, rank: 2, eventId: ticket.event_id }).tierId;
+      /** The call that holds the unit fails, its outcome unknown to the caller. */
+      class LostReserve extends CatalogInventory {
+        override async reserve(): Promise<never> {
+          throw new ApiError('service_unavailable', 'catalog did not answer');
+        }
+      }
+      const lost = new LostReserve(catalogClients, options);
+      const upgradeThrough = (inventory: CatalogInventory) => new UpgradeTicketUseCase(prisma, inventory, driveUpgrade(prisma, { catalog: inventory, codes }, logger), noKeys(), logger);
+      const request = { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } };
+      await expect(upgradeThrough(lost).execute(claims, tenantOf(claims), request)).rejects.toMatchObject({ code: 'service_unavailable' });
+      await issue(claims, saleRequest(ticket.event_id, vip, { quantity: 1, payment: { reference: 'v', amount: 9000 } }));
+      await expect(upgradeThrough(catalog).execute(claims, tenantOf(claims), request)).rejects.toMatchObject({ code: 'sold_out' });
+      expect(await prisma.ticket.findUniqueOrThrow({ where: { id: ticket.id }, select: { pending_change_id: true } })).toEqual({ pending_change_id: null });
+
+      // A process that took the ticket and died before recording the upgrade.
+      expect(await new UpgradeRepository(prisma).take(tenantOf(claims), ticket, newId('tch'))).toBe(true);
+      await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).rejects.toMatchObject({ code: 'ticket_changed' });
+      const redrive = (afterMs: number) => driveUpgrade(prisma, { catalog, codes }, logger).redrive(afterMs);
+      await redrive(60_000);
+      await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).rejects.toMatchObject({ code: 'ticket_changed' });
+      expect(await redrive(0)).toBeGreaterThanOrEqual(1);
+      expect(await callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).toMatchObject({ tier_id: tierId, code_version: 2 });
+      expect(await prisma.ticketChange.count({ where: { ticket_id: ticket.id, kind: 'upgrade' } })).toBe(0);
     });
 
     it('answers a refund whose unit catalog could not take back yet; the re-driver gives it back, once', async () => {

@@ -46,21 +46,56 @@ const upgradeColumns = { id: true, ticket_id: true, from_tier_id: true, to_tier_
 
 /**
  * Upgrades in ticket_changes, and the ticket rows they move. Each step is one statement; the
- * ticket names the upgrade under way (pending_change_id), so no other change slips in between.
+ * ticket names the upgrade under way (pending_change_id) from before its unit is held, so no
+ * other change, and no second upgrade, slips in between.
  */
 export class UpgradeRepository {
   constructor(private readonly db: TicketingDb) {}
 
   /**
-   * Records the upgrade as pending and marks the ticket as being upgraded, in one statement, if
-   * the ticket is still valid at the version read and not being upgraded already. Null otherwise.
+   * Marks the ticket as being upgraded under `changeId`, before the upgrade holds its unit, if it
+   * is still valid at the version read and no change is under way. False otherwise.
+   */
+  async take(tenant: Tenant, ticket: Pick<TicketingTicket, 'id' | 'code_version'>, changeId: string): Promise<boolean> {
+    const taken = await this.db.ticket.updateMany({
+      where: { id: ticket.id, account_id: tenant.accountId, mode: tenant.mode, status: 'valid', code_version: ticket.code_version, pending_change_id: null },
+      data: { pending_change_id: changeId, updated_at: new Date() },
+    });
+    return taken.count === 1;
+  }
+
+  /** Frees a ticket taken for an upgrade that was never recorded (its unit was refused, or not held). */
+  async letGo(tenant: Tenant, ticketId: string, changeId: string): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE tickets SET pending_change_id = NULL
+       WHERE id = ${ticketId} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND pending_change_id = ${changeId}
+         AND NOT EXISTS (SELECT 1 FROM ticket_changes c WHERE c.id = ${changeId})`;
+  }
+
+  /**
+   * Frees up to `limit` tickets, of every tenant, taken for an upgrade that was never recorded
+   * and not touched since `before`: its process died between taking the ticket and recording
+   * the upgrade. Answers how many.
+   */
+  async letGoUnrecorded(before: Date, limit: number): Promise<number> {
+    return this.db.$executeRaw`
+      UPDATE tickets SET pending_change_id = NULL
+       WHERE id IN (SELECT t.id FROM tickets t
+                     WHERE t.pending_change_id IS NOT NULL AND t.updated_at < ${before}
+                       AND NOT EXISTS (SELECT 1 FROM ticket_changes c WHERE c.id = t.pending_change_id)
+                     LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+         AND NOT EXISTS (SELECT 1 FROM ticket_changes c WHERE c.id = tickets.pending_change_id)`;
+  }
+
+  /**
+   * Records the upgrade as pending for the ticket it took, in one statement. Null when the ticket
+   * is no longer its (a sweep of takes presumed dead let it go).
    */
   async begin(tenant: Tenant, ticket: TicketingTicket, upgrade: Omit<TicketUpgrade, 'ticket_id' | 'from_tier_id' | 'state' | 'refusal'>): Promise<TicketUpgrade | null> {
     const rows = await this.db.$queryRaw<UpgradeRow[]>`
       WITH marked AS (
-        UPDATE tickets SET pending_change_id = ${upgrade.id}, updated_at = now()
-         WHERE id = ${ticket.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'valid'
-           AND code_version = ${ticket.code_version} AND pending_change_id IS NULL
+        UPDATE tickets SET updated_at = now()
+         WHERE id = ${ticket.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND pending_change_id = ${upgrade.id}
         RETURNING id, tier_id, customer_id, code_version)
       INSERT INTO ticket_changes (id, account_id, mode, ticket_id, kind, code_version, from_customer_id, to_customer_id, from_tier_id, to_tier_id, amount, payment_reference, state)
       SELECT ${upgrade.id}, ${tenant.accountId}, ${tenant.mode}, id, 'upgrade', code_version, customer_id, customer_id, tier_id, ${upgrade.to_tier_id}, ${upgrade.amount}, ${upgrade.payment_reference}, 'pending'

@@ -14,6 +14,8 @@ import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
 import { newChange } from './change-message';
 
 
+const UNRECORDED_BATCH = 100;
+
 /**
  * Takes a recorded upgrade as far as it can go (decision 0032), as DriveIssuanceUseCase does an
  * issuance: commit the new tier's unit (held in catalog under the upgrade's id), then in one
@@ -65,15 +67,16 @@ export class DriveUpgradeUseCase {
     return moved.ticket;
   }
 
-  /** Pending upgrades that have not moved for `stalledForMs`, driven now; answers how many were settled. */
-  redrive(stalledForMs: number, clock: () => Date = () => new Date()): Promise<number> {
-    return redriveStalled({
-      what: 'upgrade',
-      records: new UpgradeRepository(this.prisma),
-      drive: (claims, tenant, id) => this.execute(claims, tenant, id),
-      stalledForMs,
-      logger: this.logger,
-      clock,
-    });
+  /**
+   * Pending upgrades that have not moved for `stalledForMs`, driven now, and tickets taken that
+   * long ago for an upgrade never recorded (its process died before), let go; answers how many.
+   * A process merely that slow finds its ticket let go when it records, and gives its unit back.
+   */
+  async redrive(stalledForMs: number, clock: () => Date = () => new Date()): Promise<number> {
+    const upgrades = new UpgradeRepository(this.prisma);
+    const freed = await upgrades.letGoUnrecorded(new Date(clock().getTime() - stalledForMs), UNRECORDED_BATCH);
+    const settled = await redriveStalled({ what: 'upgrade', records: upgrades, drive: (claims, tenant, id) => this.execute(claims, tenant, id), stalledForMs, logger: this.logger, clock });
+    return freed + settled;
   }
+
 }

@@ -10,6 +10,7 @@ import { assertChangeable, lostRace } from '../../domain/ticket-change';
 import { upgradePrice, validUpgradeRequest, type UpgradeRequest } from '../../domain/upgrade';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import { UpgradeRepository, type TicketUpgrade } from '../../repositories/upgrade.repository';
+import { isRefusal } from '../call-outcomes';
 import { currentTier } from './changeable-ticket';
 import type { DriveUpgradeUseCase } from './drive-upgrade.usecase';
 
@@ -17,11 +18,12 @@ import type { DriveUpgradeUseCase } from './drive-upgrade.usecase';
 /**
  * Upgrades a valid ticket to a higher-rank tier of its event (decision 0032), in the order an
  * issuance takes (0030): under an Idempotency-Key, claim the key first (0041; a retry of a
- * recorded upgrade drives that upgrade instead); hold one unit of the new tier in catalog under
- * a new change id (a sold-out tier refuses here); record the upgrade as pending (the ticket then
- * names it, so no other change slips in); then drive it: commit, move the ticket, give the old
- * unit back. The new unit is held before the old one is released, so the ticket never loses its
- * place.
+ * recorded upgrade drives that upgrade instead); take the ticket for a new change id, so of
+ * racing upgrades of one ticket (a double submit) only one goes on and the others are refused
+ * having held nothing; hold one unit of the new tier in catalog under the change id (a refusal
+ * there, such as sold out, lets go of the ticket); record the upgrade as pending; then drive it:
+ * commit, move the ticket, give the old unit back. The new unit is held before the old one is
+ * released, so the ticket never loses its place.
  */
 export class UpgradeTicketUseCase {
   constructor(
@@ -41,12 +43,25 @@ export class UpgradeTicketUseCase {
   }
 
   private async upgrade(claims: InternalClaims, tenant: Tenant, request: UpgradeRequest): Promise<TicketingTicket> {
-    const ticket = await new TicketRepository(this.prisma).findById(tenant, request.ticket_id);
+    const tickets = new TicketRepository(this.prisma);
+    const upgrades = new UpgradeRepository(this.prisma);
+    const ticket = await tickets.findById(tenant, request.ticket_id);
     if (!ticket) throw ApiError.resourceMissing('ticket', request.ticket_id);
     const tiers = await this.catalog.tiersOf(claims, ticket.event_id);
     const price = this.price(ticket, tiers, request);
     const id = newId('tch');
-    await this.catalog.reserve(claims, { id, event_id: ticket.event_id, tier_id: request.tier_id, quantity: 1, kind: 'sale', customer_id: ticket.customer_id });
+    if (!(await upgrades.take(tenant, ticket, id))) throw lostRace((await tickets.findById(tenant, ticket.id))!, 'upgraded');
+    const letGo = async (unitMayBeHeld: boolean) => {
+      if (unitMayBeHeld) await this.giveBack(claims, id);
+      await upgrades.letGo(tenant, ticket.id, id);
+    };
+    try {
+      await this.catalog.reserve(claims, { id, event_id: ticket.event_id, tier_id: request.tier_id, quantity: 1, kind: 'sale', customer_id: ticket.customer_id });
+    } catch (error) {
+      // Refused (sold out, say): nothing is held. An unknown outcome may have held the unit.
+      await letGo(!isRefusal(error));
+      throw error;
+    }
     let upgrade: TicketUpgrade;
     try {
       upgrade = await this.prisma.$transaction(async (tx) => {
@@ -55,7 +70,7 @@ export class UpgradeTicketUseCase {
         return begun;
       });
     } catch (error) {
-      await this.giveBack(claims, id);
+      await letGo(true);
       throw error;
     }
     return this.drive.finish(claims, tenant, upgrade);
