@@ -1,4 +1,4 @@
-import { isId, newId } from './index';
+import { idTime, isId, newId } from './index';
 
 describe('newId', () => {
   it('prefixes the type and sorts by creation order', () => {
@@ -24,5 +24,15 @@ describe('newId', () => {
     expect(isId(newId('key'), 'evt')).toBe(false);
     expect(isId('evt_123', 'evt')).toBe(false);
     expect(isId('evt_01ARZ3NDEKTSV4RRFFQ69G5FAVX', 'evt')).toBe(false);
+  });
+
+  it('tells when an id was made, to the millisecond', () => {
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(Date.UTC(2027, 2, 1, 12, 30, 15, 123));
+    try {
+      expect(idTime(newId('tch')).toISOString()).toBe('2027-03-01T12:30:15.123Z');
+    } finally {
+      clock.mockRestore();
+    }
+    expect(idTime('evt_01ARZ3NDEKTSV4RRFFQ69G5FAV').toISOString()).toBe('2016-07-30T23:54:10.259Z');
   });
 });

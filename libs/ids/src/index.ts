@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { monotonicFactory } from 'ulid';
+import { decodeTime, monotonicFactory } from 'ulid';
 
 /**
  * Resource ids are `<prefix>_<ULID>`: the ULID sorts by creation time, so "newest first" is
@@ -37,4 +37,9 @@ const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 export function isId(value: string, prefix: IdPrefix): boolean {
   const [head, body] = value.split('_', 2);
   return head === prefix && body !== undefined && ULID_PATTERN.test(body) && value.length === prefix.length + 27;
+}
+
+/** When an id this platform issued was made: its ULID's time, to the millisecond. */
+export function idTime(id: string): Date {
+  return new Date(decodeTime(id.slice(id.indexOf('_') + 1)));
 }

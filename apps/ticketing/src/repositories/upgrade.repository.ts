@@ -1,4 +1,5 @@
 import { isMode, type Tenant } from '@ticketing/auth';
+import { idTime } from '@ticketing/ids';
 import type { OutboxRow } from '@ticketing/kafka';
 import type { TicketingDb } from '../db';
 import type { IssuanceRefusal } from '../domain/issuance';
@@ -57,11 +58,12 @@ export class UpgradeRepository {
    * is still valid at the version read and no change is under way. False otherwise.
    */
   async take(tenant: Tenant, ticket: Pick<TicketingTicket, 'id' | 'code_version'>, changeId: string): Promise<boolean> {
-    const taken = await this.db.ticket.updateMany({
-      where: { id: ticket.id, account_id: tenant.accountId, mode: tenant.mode, status: 'valid', code_version: ticket.code_version, pending_change_id: null },
-      data: { pending_change_id: changeId, updated_at: new Date() },
-    });
-    return taken.count === 1;
+    // Raw, so `updated_at` stays: the ticket changes only if the upgrade is recorded.
+    const taken = await this.db.$executeRaw`
+      UPDATE tickets SET pending_change_id = ${changeId}
+       WHERE id = ${ticket.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'valid'
+         AND code_version = ${ticket.code_version} AND pending_change_id IS NULL`;
+    return taken === 1;
   }
 
   /** Frees a ticket taken for an upgrade that was never recorded (its unit was refused, or not held). */
@@ -73,18 +75,20 @@ export class UpgradeRepository {
   }
 
   /**
-   * Frees up to `limit` tickets, of every tenant, taken for an upgrade that was never recorded
-   * and not touched since `before`: its process died between taking the ticket and recording
-   * the upgrade. Answers how many.
+   * Frees the tickets, of every tenant, taken before `before` for an upgrade that was never
+   * recorded: its process died between taking the ticket and recording the upgrade. Answers how
+   * many. A change id is a ULID, so it tells when the ticket was taken.
    */
-  async letGoUnrecorded(before: Date, limit: number): Promise<number> {
+  async letGoUnrecorded(before: Date): Promise<number> {
+    const taken = await this.db.$queryRaw<Array<{ id: string; change_id: string }>>`
+      SELECT t.id, t.pending_change_id AS change_id FROM tickets t
+       WHERE t.pending_change_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ticket_changes c WHERE c.id = t.pending_change_id)`;
+    const abandoned = taken.filter((ticket) => idTime(ticket.change_id) < before);
+    if (abandoned.length === 0) return 0;
     return this.db.$executeRaw`
-      UPDATE tickets SET pending_change_id = NULL
-       WHERE id IN (SELECT t.id FROM tickets t
-                     WHERE t.pending_change_id IS NOT NULL AND t.updated_at < ${before}
-                       AND NOT EXISTS (SELECT 1 FROM ticket_changes c WHERE c.id = t.pending_change_id)
-                     LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-         AND NOT EXISTS (SELECT 1 FROM ticket_changes c WHERE c.id = tickets.pending_change_id)`;
+      UPDATE tickets t SET pending_change_id = NULL
+        FROM unnest(${abandoned.map((ticket) => ticket.id)}::text[], ${abandoned.map((ticket) => ticket.change_id)}::text[]) AS a (id, change_id)
+       WHERE t.id = a.id AND t.pending_change_id = a.change_id AND NOT EXISTS (SELECT 1 FROM ticket_changes c WHERE c.id = a.change_id)`;
   }
 
   /**

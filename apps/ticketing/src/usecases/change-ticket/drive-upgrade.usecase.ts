@@ -14,8 +14,6 @@ import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
 import { newChange } from './change-message';
 
 
-const UNRECORDED_BATCH = 100;
-
 /**
  * Takes a recorded upgrade as far as it can go (decision 0032), as DriveIssuanceUseCase does an
  * issuance: commit the new tier's unit (held in catalog under the upgrade's id), then in one
@@ -74,7 +72,7 @@ export class DriveUpgradeUseCase {
    */
   async redrive(stalledForMs: number, clock: () => Date = () => new Date()): Promise<number> {
     const upgrades = new UpgradeRepository(this.prisma);
-    const freed = await upgrades.letGoUnrecorded(new Date(clock().getTime() - stalledForMs), UNRECORDED_BATCH);
+    const freed = await upgrades.letGoUnrecorded(new Date(clock().getTime() - stalledForMs));
     const settled = await redriveStalled({ what: 'upgrade', records: upgrades, drive: (claims, tenant, id) => this.execute(claims, tenant, id), stalledForMs, logger: this.logger, clock });
     return freed + settled;
   }
