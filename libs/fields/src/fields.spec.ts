@@ -8,6 +8,11 @@ describe('requiredText', () => {
     expect(requiredText(`  ${'x'.repeat(5)}  `, 'name', 5)).toBe('xxxxx');
   });
 
+  it('counts characters, as JSON Schema and PostgreSQL do, not UTF-16 units: an emoji is one', () => {
+    expect(requiredText('🎟'.repeat(5), 'name', 5)).toBe('🎟'.repeat(5));
+    expect(() => requiredText('🎟'.repeat(6), 'name', 5)).toThrow(expect.objectContaining({ code: 'parameter_invalid' }));
+  });
+
   it.each(['', '   ', '\t\n', 'x'.repeat(6)])('refuses %p naming the parameter and its bounds', (value) => {
     expect(() => requiredText(value, 'venue.name', 5)).toThrow(
       expect.objectContaining({ code: 'parameter_invalid', param: 'venue.name', status: 400, message: 'venue.name must be 1 to 5 characters.' }),

@@ -1,6 +1,12 @@
 import { ApiError } from '@ticketing/errors';
 
 /**
+ * How long a text is, in characters (Unicode code points), as JSON Schema's `maxLength` and
+ * PostgreSQL count: an emoji is one, although JavaScript's `length` (UTF-16 units) says two.
+ */
+export const characterCount = (text: string) => [...text].length;
+
+/**
  * Checks of the fields a service receives over gRPC. Callers other than the gateway exist, so
  * each service validates what it stores even though the gateway's schemas already refuse most
  * bad input; every failure is a parameter_invalid ApiError naming the field.
@@ -8,7 +14,8 @@ import { ApiError } from '@ticketing/errors';
  */
 export function requiredText(value: string, param: string, maxLength: number): string {
   const trimmed = value.trim();
-  if (trimmed.length === 0 || trimmed.length > maxLength) {
+  const length = characterCount(trimmed);
+  if (length === 0 || length > maxLength) {
     throw new ApiError('parameter_invalid', `${param} must be 1 to ${maxLength} characters.`, { param });
   }
   return trimmed;

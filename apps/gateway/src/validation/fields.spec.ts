@@ -1,4 +1,5 @@
-import { currency, dateTime } from './fields';
+import { z } from 'zod';
+import { clearableText, currency, dateTime, text } from './fields';
 
 describe('currency', () => {
   it.each(['EUR', 'usd', 'Jpy', 'CHF'])('accepts the ISO 4217 code %p', (code) => {
@@ -17,5 +18,19 @@ describe('dateTime', () => {
 
   it.each(['0000-01-01T00:00:00Z', '0001-01-01T00:59:59+01:00', '9999-12-31T23:59:59-01:00'])('refuses %p, outside years 0001 to 9999 in UTC', (value) => {
     expect(dateTime.safeParse(value).error?.issues).toEqual([expect.objectContaining({ message: 'must be a date-time from year 0001 to 9999 in UTC' })]);
+  });
+});
+
+describe('text', () => {
+  it('counts characters (code points), as the document’s maxLength means, so an emoji is one', () => {
+    expect(text(5).safeParse(' 🎟🎟🎟🎟🎟 ')).toEqual({ success: true, data: '🎟🎟🎟🎟🎟' });
+    expect(text(5).safeParse('🎟'.repeat(6)).error?.issues[0]?.message).toBe('must be 1 to 5 characters');
+    expect(text(5).safeParse('   ').success).toBe(false);
+    expect(clearableText(3).safeParse('🎟🎟🎟').success).toBe(true);
+    expect(clearableText(3).safeParse('🎟🎟🎟🎟').error?.issues[0]?.message).toBe('must be at most 3 characters');
+  });
+
+  it('documents its bounds as minLength and maxLength', () => {
+    expect(z.toJSONSchema(text(5))).toMatchObject({ type: 'string', minLength: 1, maxLength: 5 });
   });
 });

@@ -1,12 +1,24 @@
 import { z } from 'zod';
 import { isCurrencyCode } from '@ticketing/contracts';
-import { isStorableInstant } from '@ticketing/fields';
+import { characterCount, isStorableInstant } from '@ticketing/fields';
 
 /** Request fields shared by several routes, each with the message a caller sees when it is wrong. */
-export const text = (max: number) => z.string().trim().min(1, `must be 1 to ${max} characters`).max(max, `must be 1 to ${max} characters`);
+// Lengths count characters (code points), as the document's minLength and maxLength mean; zod's
+// own min and max would count UTF-16 units, refusing an emoji-rich text the document allows.
+export const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => characterCount(value) >= 1 && characterCount(value) <= max, `must be 1 to ${max} characters`)
+    .meta({ minLength: 1, maxLength: max });
 
 /** Optional text that PATCH may clear with null. */
-export const clearableText = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullable();
+export const clearableText = (max: number) =>
+  z
+    .string()
+    .refine((value) => characterCount(value) <= max, `must be at most ${max} characters`)
+    .meta({ maxLength: max })
+    .nullable();
 
 export const dateTime = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2027-06-01T19:30:00Z' })
