@@ -4,6 +4,7 @@ import { toListEnvelope } from '@ticketing/pagination';
 import { accountResource, presentAccount } from '../presenters/account.presenter';
 import { apiKeyResource, createdApiKeyResource, presentApiKey, presentCreatedApiKey } from '../presenters/api-key.presenter';
 import { listOf } from '../presenters/resource.schema';
+import { text } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { uniqueItems } from '../validation/unique-items';
 import { defineRoute, secretKey } from './route';
@@ -11,7 +12,7 @@ import { defineRoute, secretKey } from './route';
 const TAG = 'Account and keys';
 
 const mintKeyBody = z.strictObject({
-  label: z.string().trim().min(1, 'must be 1 to 100 characters').max(100, 'must be 1 to 100 characters'),
+  label: text(100),
   scopes: uniqueItems(z.enum(ALL_SCOPES, { error: `must be one of ${ALL_SCOPES.join(', ')}` })).meta({
     description: "Must be a subset of the calling key's scopes.",
   }),

@@ -4,7 +4,7 @@ import { EVENT_STATUSES } from '@ticketing/contracts';
 import { eventResource, presentEvent, presentSimilarEvent, similarEventResource } from '../presenters/event.presenter';
 import { listOf } from '../presenters/resource.schema';
 import { presentSeatMap, seatMapResource } from '../presenters/seat-map.presenter';
-import { cleared, clearableText, currency, dateTime, patchBody, resourceId, text, wholeNumber } from '../validation/fields';
+import { cleared, clearableText, currency, dateTime, patchBody, resourceId, text, upTo, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
@@ -31,7 +31,7 @@ const waitingRoomBody = z
 
 const tags = z.array(text(50)).max(20, 'holds at most 20 tags').meta({ example: ['jazz', 'outdoor'] });
 const category = text(50).meta({ example: 'music' });
-const description = z.string().max(5000, 'must be at most 5000 characters');
+const description = upTo(5000);
 
 const createEventBody = z.strictObject({
   name: text(200).meta({ example: 'Harbour Lights' }),
@@ -80,7 +80,7 @@ const listEventsQuery = listQuery.extend({
   organization_id: z.string().min(1).max(255).optional(),
   starts_after: dateTime.optional().meta({ description: 'Only events starting after this instant.' }),
   starts_before: dateTime.optional().meta({ description: 'Only events starting before this instant.' }),
-  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive part of the name.', example: 'harbour' }),
+  q: text(200).optional().meta({ description: 'Case-insensitive part of the name.', example: 'harbour' }),
 });
 
 const seatMapBody = z.strictObject({

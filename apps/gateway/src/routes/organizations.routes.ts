@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { toListEnvelope } from '@ticketing/pagination';
 import { organizationResource, presentOrganization } from '../presenters/organization.presenter';
 import { listOf } from '../presenters/resource.schema';
-import { cleared, clearableText, patchBody, text } from '../validation/fields';
+import { cleared, clearableText, patchBody, text, upTo } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
@@ -13,7 +13,7 @@ const contactEmail = z.email({ error: 'must be an email address' }).max(320).met
 
 const createOrganizationBody = z.strictObject({
   name: text(200).meta({ example: 'Northside Promotions' }),
-  description: z.string().max(5000, 'must be at most 5000 characters').optional(),
+  description: upTo(5000).optional(),
   website: website.optional(),
   contact_email: contactEmail.optional(),
 }).meta({ example: { name: 'Northside Promotions', website: 'https://northside.example', contact_email: 'box-office@northside.example' } });

@@ -12,7 +12,7 @@ import {
   ticketResource,
   upgradeOptionResource,
 } from '../presenters/ticket.presenter';
-import { amount, discountCode, resourceId, text, wholeNumber } from '../validation/fields';
+import { amount, discountCode, resourceId, text, upTo, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 import { holderFields, holderOf, requireOneHolder } from './ticket-holder';
@@ -57,7 +57,7 @@ const issueTicketsBody = z
       .optional()
       .meta({ description: 'Required while the event’s waiting room is enabled: the token of your admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Each admission lets one issuance through.' }),
     metadata: z
-      .record(z.string().min(1).max(40), z.string().max(500))
+      .record(upTo(40).min(1, 'must be 1 to 40 characters'), upTo(500))
       .optional()
       .meta({ description: 'Up to 50 keys of your own, kept with the issuance.', example: { channel: 'box-office' } }),
   })

@@ -12,13 +12,15 @@ export const text = (max: number) =>
     .refine((value) => characterCount(value) >= 1 && characterCount(value) <= max, `must be 1 to ${max} characters`)
     .meta({ minLength: 1, maxLength: max });
 
-/** Optional text that PATCH may clear with null. */
-export const clearableText = (max: number) =>
+/** Text of at most `max` characters, kept as sent (a description, a metadata value). */
+export const upTo = (max: number) =>
   z
     .string()
     .refine((value) => characterCount(value) <= max, `must be at most ${max} characters`)
-    .meta({ maxLength: max })
-    .nullable();
+    .meta({ maxLength: max });
+
+/** Optional text that PATCH may clear with null. */
+export const clearableText = (max: number) => upTo(max).nullable();
 
 export const dateTime = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2027-06-01T19:30:00Z' })

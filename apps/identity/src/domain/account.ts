@@ -1,4 +1,5 @@
 import { ApiError } from '@ticketing/errors';
+import { requiredText } from '@ticketing/fields';
 
 /** An account as identity stores it; both of its modes share this one record. */
 export interface Account {
@@ -13,13 +14,7 @@ export interface Account {
 
 export const ACCOUNT_NAME_MAX_LENGTH = 100;
 
-export function validAccountName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > ACCOUNT_NAME_MAX_LENGTH) {
-    throw new ApiError('parameter_invalid', `name must be 1 to ${ACCOUNT_NAME_MAX_LENGTH} characters.`, { param: 'name' });
-  }
-  return trimmed;
-}
+export const validAccountName = (name: string): string => requiredText(name, 'name', ACCOUNT_NAME_MAX_LENGTH);
 
 /** Far above any one account's real traffic; a larger number is almost surely a typo. */
 export const RATE_LIMIT_PER_SECOND_MAX = 100_000;

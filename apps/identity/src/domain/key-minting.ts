@@ -1,5 +1,6 @@
 import { ALL_SCOPES, CHECKOUT_SCOPES, effectiveScopes, isKeyKind, isMode, isScope, type KeyKind, type Mode, type Scope } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
+import { requiredText } from '@ticketing/fields';
 
 /** Spec section 8: active keys per account, both modes together. */
 export const MAX_ACTIVE_KEYS_PER_ACCOUNT = 25;
@@ -66,11 +67,8 @@ export function decideKeyMinting({ caller, account, request, activeKeys }: Minti
 
 /** Input validity alone: 400s naming the parameter at fault; applies the defaults. */
 export function validKeyRequest(request: KeyRequest, callerMode: Mode): KeySpec {
-  const label = request.label.trim();
   if (request.label === '') throw new ApiError('parameter_missing', 'label is required.', { param: 'label' });
-  if (label.length === 0 || label.length > KEY_LABEL_MAX_LENGTH) {
-    throw new ApiError('parameter_invalid', `label must be 1 to ${KEY_LABEL_MAX_LENGTH} characters.`, { param: 'label' });
-  }
+  const label = requiredText(request.label, 'label', KEY_LABEL_MAX_LENGTH);
 
   const mode = request.mode === '' ? callerMode : request.mode;
   if (!isMode(mode)) throw new ApiError('parameter_invalid', "mode must be 'test' or 'live'.", { param: 'mode' });

@@ -1,5 +1,5 @@
 import { ApiError, isErrorCode } from '@ticketing/errors';
-import { integerInRange, requiredIdParam, requiredText } from '@ticketing/fields';
+import { characterCount, integerInRange, requiredIdParam, requiredText } from '@ticketing/fields';
 import { validCustomerChoice, type CustomerChoice, type CustomerReference } from './customer';
 
 /**
@@ -143,7 +143,7 @@ export function validMetadata(metadata: Record<string, string>): Record<string, 
   const entries = Object.entries(metadata);
   if (entries.length > METADATA_MAX_KEYS) throw new ApiError('parameter_invalid', `metadata can hold at most ${METADATA_MAX_KEYS} keys.`, { param: 'metadata' });
   for (const [key, value] of entries) {
-    if (key.length === 0 || key.length > METADATA_KEY_MAX_LENGTH || value.length > METADATA_VALUE_MAX_LENGTH) {
+    if (key.length === 0 || characterCount(key) > METADATA_KEY_MAX_LENGTH || characterCount(value) > METADATA_VALUE_MAX_LENGTH) {
       throw new ApiError('parameter_invalid', `metadata keys must be 1 to ${METADATA_KEY_MAX_LENGTH} characters and values at most ${METADATA_VALUE_MAX_LENGTH}.`, {
         param: `metadata[${key}]`,
       });
