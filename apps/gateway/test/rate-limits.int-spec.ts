@@ -155,6 +155,18 @@ describe('separate buckets', () => {
     expectBudget(listed, 3, 2);
   });
 
+  it('counts only mints the key may make: a key without keys:manage cannot use up the minting budget', async () => {
+    const manager = identity.issueKey({ scopes: ['keys:manage'] });
+    const reader = secretKey(['events:read'], { accountId: manager.accountId });
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const refused = await call(gateway, 'POST', '/v1/account/keys', { key: reader, body: { label: 'x', scopes: ['events:read'] } });
+      expect(refused.body.error.code).toBe('forbidden');
+    }
+    const minted = await call(gateway, 'POST', '/v1/account/keys', { key: manager.secret, body: { label: 'rotation', scopes: ['events:read'] } });
+    expect(minted.status).toBe(200);
+    expectBudget(minted, 1, 0);
+  });
+
   it('gives door scanning its own budget, so a scanning flood leaves the API budget alone', async () => {
     const scanner = identity.issueKey({ scopes: ['scanning:write'] });
     for (const remaining of [1, 0]) {
@@ -230,10 +242,16 @@ describe('per client address', () => {
     // A key this gateway verified before is no guess: it needs no lookup, so no check either.
     expect((await call(gateway, 'GET', '/v1/account', { key: verifiedBefore, from })).status).toBe(200);
 
-    // Another address with the same key is served; a missing key is no failed guess.
+    // Another address with the same key is served; a missing key is no failed guess: it counts
+    // against the address's public budget, as any request no key vouches for, with its headers.
     expect((await call(gateway, 'GET', '/v1/account', { key: valid })).status).toBe(200);
     const another = newClientAddress();
-    for (let attempt = 0; attempt < 3; attempt += 1) expect((await call(gateway, 'GET', '/v1/account', { from: another })).status).toBe(401);
+    for (const remaining of [1, 0]) {
+      const missing = await call(gateway, 'GET', '/v1/account', { from: another });
+      expect(missing.body.error.code).toBe('missing_api_key');
+      expectBudget(missing, 2, remaining);
+    }
+    expectRateLimited(await call(gateway, 'GET', '/v1/account', { from: another }), 2);
     expect((await call(gateway, 'GET', '/v1/account', { key: valid, from: another })).status).toBe(200);
   });
 });

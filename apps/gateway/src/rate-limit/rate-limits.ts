@@ -92,8 +92,16 @@ export class RateLimits {
     }
   }
 
-  /** Right after authentication: an invalid key counts against its address, then the 401 goes on with that budget's headers. */
+  /**
+   * Right after authentication: an invalid key counts against its address's failed-authentication
+   * budget, and a request without a key against its address's public budget, as any request no
+   * key vouches for; the 401 then goes on with that budget's headers.
+   */
   readonly countFailedAuthentication: ErrorRequestHandler = async (error: unknown, req: Request, res, next) => {
+    if (error instanceof ApiError && error.code === 'missing_api_key') {
+      await this.countPerClient(req, res).then(() => next(error), next);
+      return;
+    }
     if (error instanceof ApiError && error.code === 'invalid_api_key') {
       const budget = this.settings.budgets.failed_authentication;
       const penalty = this.limiter('failed_authentication', budget).penalty(clientAddress(req));

@@ -13,6 +13,7 @@ import { idempotency } from '../idempotency/idempotency.middleware';
 import type { IdempotencyStore } from '../idempotency/idempotency.store';
 import type { ApiReference } from '../openapi/api-reference';
 import type { RateLimits } from '../rate-limit/rate-limits';
+import { bucketOf } from '../rate-limit/budgets';
 import { validateInput } from '../validation/validate.middleware';
 import { isImplemented, type Route } from './route';
 import { inMatchingOrder } from './route-order';
@@ -54,14 +55,19 @@ function respond(route: Route & { handler: NonNullable<Route['handler']> }, deps
  * authenticate (a key not verified before is looked up only if its address is within its
  * failed-authentication limit) → the key's rate limit → key kind
  * and scope → read and validate input → idempotency (POST) → handler; public routes start with
- * the address's limit. Unbuilt operations stop at 501 right after the key checks.
+ * the address's limit. Unbuilt operations stop at 501 right after the key checks. Minting keys
+ * checks kind and scope before its budget: a key that may not mint must not use up the
+ * account's minting budget, which the keys that rotate credentials need (decision 0021).
  */
 function pipeline(route: Route, deps: RouteTableDeps): Array<RequestHandler | ErrorRequestHandler> {
   const { rateLimits } = deps;
+  const authenticated = [authenticate(deps.verifier, (req, res) => rateLimits.refuseIfFailing(req, res)), rateLimits.countFailedAuthentication];
   const keyChecks =
     route.access.kind === 'public'
       ? [rateLimits.perClient]
-      : [authenticate(deps.verifier, (req, res) => rateLimits.refuseIfFailing(req, res)), rateLimits.countFailedAuthentication, rateLimits.forKey(route), authorize(route.access)];
+      : bucketOf(route) === 'key_minting'
+        ? [...authenticated, authorize(route.access), rateLimits.forKey(route)]
+        : [...authenticated, rateLimits.forKey(route), authorize(route.access)];
   if (!isImplemented(route)) return [...keyChecks, notImplemented];
   return [
     ...keyChecks,
