@@ -1195,6 +1195,19 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, elsewhere.eventId)).toHaveLength(1);
       });
 
+      it('changes nothing for a message naming another account than the event’s: its tickets stay valid and its settings as they were', async () => {
+        const owner = tenant();
+        const { eventId, tierId } = await onSale(owner);
+        const sold = await issue(owner, saleRequest(eventId, tierId));
+        await new EventSettingsRepository(prisma).save(tenantOf(owner), { event_id: eventId, status: 'published', waiting_room_enabled: false, admission_rate_per_minute: null });
+
+        expect(await apply(eventCanceled(tenant(), eventId))).toBe(false);
+        expect(await statusesOf(sold.tickets.map((ticket) => ticket.id))).toEqual(Object.fromEntries(sold.tickets.map((ticket) => [ticket.id, 'valid'])));
+        expect(await prisma.eventSettings.findUniqueOrThrow({ where: { event_id: eventId } })).toMatchObject({ account_id: owner.tenant!.account_id, status: 'published' });
+        await new CancelLateTicketsUseCase(prisma).execute();
+        expect(await statusesOf(sold.tickets.map((ticket) => ticket.id))).toEqual(Object.fromEntries(sold.tickets.map((ticket) => [ticket.id, 'valid'])));
+      });
+
       it('applies event.canceled once: its redelivery, or catalog saying it again, cancels and announces nothing more', async () => {
         const claims = tenant();
         const { eventId, tierId } = await onSale(claims);

@@ -36,12 +36,18 @@ export class EventSettingsRepository {
     });
   }
 
-  async save(tenant: Tenant, settings: EventSettings): Promise<void> {
-    const fields = { status: settings.status, waiting_room_enabled: settings.waiting_room_enabled, admission_rate_per_minute: settings.admission_rate_per_minute, updated_at: new Date() };
-    await this.db.eventSettings.upsert({
-      where: { event_id: settings.event_id },
-      create: { event_id: settings.event_id, account_id: tenant.accountId, mode: tenant.mode, ...fields },
-      update: fields,
-    });
+  /**
+   * Keeps what catalog says of the tenant's event. False, changing nothing, when the event is
+   * another tenant's: a message naming the wrong account must not reach that tenant's event.
+   */
+  async save(tenant: Tenant, settings: EventSettings): Promise<boolean> {
+    const saved = await this.db.$executeRaw`
+      INSERT INTO event_settings (event_id, account_id, mode, status, waiting_room_enabled, admission_rate_per_minute, updated_at)
+      VALUES (${settings.event_id}, ${tenant.accountId}, ${tenant.mode}, ${settings.status}, ${settings.waiting_room_enabled}, ${settings.admission_rate_per_minute}, now())
+      ON CONFLICT (event_id) DO UPDATE
+        SET status = EXCLUDED.status, waiting_room_enabled = EXCLUDED.waiting_room_enabled,
+            admission_rate_per_minute = EXCLUDED.admission_rate_per_minute, updated_at = EXCLUDED.updated_at
+        WHERE event_settings.account_id = EXCLUDED.account_id AND event_settings.mode = EXCLUDED.mode`;
+    return saved === 1;
   }
 }

@@ -12,7 +12,8 @@ const isEventChange = (change: CatalogEventChange): change is EventChange => cha
 /**
  * Keeps ticketing's copy of each event's status and waiting room (decision 0034) from catalog's
  * event messages, once however often Kafka delivers them. Tier and seat-map messages say nothing
- * ticketing keeps, and change nothing.
+ * ticketing keeps, and change nothing; nor does a message about an event of another tenant
+ * than the one it names.
  */
 export class RecordEventSettingsUseCase {
   constructor(
@@ -20,25 +21,23 @@ export class RecordEventSettingsUseCase {
     private readonly consumerName: string,
   ) {}
 
-  /** True when this delivery changed the copy; false for a redelivery or a message about something else. */
+  /** True when this delivery changed the copy; false for a redelivery, another tenant's event, or a message about something else. */
   execute(change: CatalogEventChange): Promise<boolean> {
     if (!isEventChange(change)) return Promise.resolve(false);
     return this.prisma.$transaction(async (tx) => {
       if (!(await recordFirstDelivery(tx, this.consumerName, change.id))) return false;
       const facts = change.data;
       const tenant = { accountId: change.account_id, mode: change.mode };
+      const saved = await new EventSettingsRepository(tx).save(tenant, {
+        event_id: facts.event_id,
+        status: facts.status,
+        waiting_room_enabled: facts.waiting_room.enabled,
+        admission_rate_per_minute: facts.waiting_room.admission_rate_per_minute,
+      });
+      if (!saved) return false;
       // The event's tickets follow the cancellation policy (decision 0032) in this transaction;
       // those of an issuance or upgrade in flight now are canceled later (CancelLateTicketsUseCase).
       if (change.type === 'event.canceled') await cancelValidTicketsOf(tx, tenant, facts.event_id);
-      await new EventSettingsRepository(tx).save(
-        tenant,
-        {
-          event_id: facts.event_id,
-          status: facts.status,
-          waiting_room_enabled: facts.waiting_room.enabled,
-          admission_rate_per_minute: facts.waiting_room.admission_rate_per_minute,
-        },
-      );
       return true;
     });
   }
