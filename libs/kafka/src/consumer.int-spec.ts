@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { IHeaders, Kafka, Producer } from 'kafkajs';
 import pino from 'pino';
 import { Pool } from 'pg';
@@ -172,6 +173,32 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     expect(await valueOf(consumedMessages, { ...labels, outcome: 'handled' })).toBe(2);
     await waitFor('the lag to reach zero', async () => ((await lagOf(topic.name, group)) === 0 ? true : undefined));
   });
+
+  it('keeps its partitions while a handler outlasts the session timeout, so the message is tried its attempts once and dead-lettered once', async () => {
+    const topic: TestTopic = thingHappened('slow');
+    await ensureTopics(kafka, [topic.name]);
+    let calls = 0;
+    const consumer = await startEventConsumer({
+      kafka,
+      groupId: `consumer-test-${randomUUID()}`,
+      topic,
+      logger,
+      retry: { attempts: 1, backoff: { initialMs: 10, maxMs: 10 } },
+      handle: async () => {
+        calls += 1;
+        // Longer than the 10 s session: without heartbeats the member is evicted meanwhile and
+        // the message comes back, counted from attempt 1 again, over and over.
+        await sleep(11_500);
+        throw new Error('too slow to apply');
+      },
+    });
+    stops.push(() => consumer.disconnect());
+    const deadLetters = await readTopic(deadLetterTopicOf(topic.name));
+    await producer.send({ topic: topic.name, messages: [{ key: 'slow-key', value: JSON.stringify(envelope(31)) }] });
+    await waitFor('the slow message dead-lettered', async () => (deadLetters.length > 0 ? true : undefined), { timeoutMs: 30_000 });
+    await sleep(6_000);
+    expect({ calls, deadLetters: deadLetters.length }).toEqual({ calls: 1, deadLetters: 1 });
+  }, 60_000);
 
   it('replays dead letters once their cause is fixed: each consumer gets them again, and a second pass sends nothing', async () => {
     const topic: TestTopic = thingHappened('replay');

@@ -15,8 +15,22 @@ export interface HandlerRetry {
   backoff: Backoff;
 }
 
-/** Five attempts over about 3 s: outlasts a blip, stays well inside the 10 s session timeout. */
+/** Five attempts over about 3 s of waiting between them: outlasts a blip. */
 const DEFAULT_RETRY: HandlerRetry = { attempts: 5, backoff: { initialMs: 200, maxMs: 2_000 } };
+
+/**
+ * A member that died without leaving holds its partitions until its session times out; 10 s
+ * (kafkajs defaults to 30 s) lets a restarted replica take over quickly.
+ */
+const SESSION_TIMEOUT_MS = 10_000;
+
+/**
+ * How often a member tells the group it is alive while a handler runs. A handler slower than
+ * the session timeout would otherwise cost the member its partitions: the message would come
+ * back, its attempts counted from 1 again, and never reach the dead-letter topic, holding its
+ * partition up for good. kafkajs sends at most one heartbeat per its own 3 s interval.
+ */
+const HEARTBEAT_EVERY_MS = 1_000;
 
 export interface EventConsumerOptions<TTopic extends TopicDefinition> {
   kafka: Kafka;
@@ -48,9 +62,7 @@ export async function startEventConsumer<TTopic extends TopicDefinition>(options
   await ensureTopics(kafka, [topic.name, deadLetterTopicOf(topic.name)]);
   const deadLetters = createProducer(kafka);
   await deadLetters.connect();
-  // A member that died without leaving holds its partitions until its session times out; 10 s
-  // (kafkajs defaults to 30 s) lets a restarted replica take over quickly.
-  const consumer = kafka.consumer({ groupId, sessionTimeout: 10_000 });
+  const consumer = kafka.consumer({ groupId, sessionTimeout: SESSION_TIMEOUT_MS });
   const admin = kafka.admin();
   const removeLagProbe = addConsumerLagProbe(() => measureLag(admin, groupId, topic.name));
   try {
@@ -125,7 +137,7 @@ class MessageProcessor<TTopic extends TopicDefinition> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         logger.debug({ attempt }, 'handling event');
-        await this.options.handle(event, { logger });
+        await whileAlive(payload, this.options.handle(event, { logger }));
         consumedMessages.inc({ ...this.labels, outcome: 'handled' });
         return;
       } catch (error) {
@@ -147,6 +159,16 @@ class MessageProcessor<TTopic extends TopicDefinition> {
     deadLetteredMessages.inc({ ...this.labels, reason });
     consumedMessages.inc({ ...this.labels, outcome: 'dead_lettered' });
     logger.error({ reason, error, attempts, dead_letter_topic: deadLetterTopicOf(topic) }, 'message sent to the dead-letter topic');
+  }
+}
+
+/** Waits for `work`, heartbeating meanwhile; a heartbeat refused (the group is rebalancing) is left to the next one. */
+async function whileAlive(payload: EachMessagePayload, work: Promise<void>): Promise<void> {
+  const heartbeats = setInterval(() => void payload.heartbeat().catch(() => undefined), HEARTBEAT_EVERY_MS);
+  try {
+    await work;
+  } finally {
+    clearInterval(heartbeats);
   }
 }
 
