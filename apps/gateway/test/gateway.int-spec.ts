@@ -528,6 +528,35 @@ describe('when Redis takes commands and answers none', () => {
   }, 40_000);
 });
 
+describe('when Redis is down', () => {
+  it('verifies every key with identity, so keys seen and unseen are served and a key revoked meanwhile is refused', async () => {
+    const proxy = await silenceableRedis();
+    const down = await connectRedis(proxy.url, logger);
+    const downKeyCache = await connectCachingRedis(proxy.url, logger, 1_000);
+    const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1' };
+    const server = await listen(
+      createGatewayApp({ redis: down, keyCacheRedis: downKeyCache.client, clients: backends.clients, config, rateLimits: isolatedRateLimits(down), logger, metricsRegistry: new Registry() }),
+      0,
+    );
+    const gateway = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const seen = secretKey('events:write');
+      for (const _ of [1, 2]) expect((await call('GET', '/v1/account', { key: seen, gateway })).status).toBe(200);
+
+      await proxy.close();
+      await waitFor('the key cache to lose Redis', async () => (downKeyCache.client.isReady ? undefined : true));
+      expect((await call('GET', '/v1/account', { key: seen, gateway })).status).toBe(200);
+      expect((await call('GET', '/v1/account', { key: secretKey(), gateway })).status).toBe(200);
+      identity.revoke(seen);
+      expectEnvelope(await call('GET', '/v1/account', { key: seen, gateway }), 401, 'invalid_api_key');
+    } finally {
+      await closeGracefully(server);
+      down.destroy();
+      downKeyCache.client.destroy();
+    }
+  }, 40_000);
+});
+
 describe('public and operational endpoints', () => {
   it('serves health, the OpenAPI document and the explorer without a key', async () => {
     expect((await call('GET', '/v1/health')).body).toMatchObject({ object: 'health', status: 'ok', uptime_seconds: expect.any(Number) });

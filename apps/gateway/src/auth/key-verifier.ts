@@ -61,6 +61,12 @@ if (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 0 end
 if redis.call('SET', KEYS[1], ARGV[2], 'NX', 'EX', ARGV[3]) then return 1 end
 return 0`;
 
+/** The key, unless it was revoked. */
+function usable(key: CachedKey): CachedKey {
+  if (key.revoked) throw revokedKey();
+  return key;
+}
+
 /**
  * Resolves a presented key to the key record it names: the cache entry in Redis first, identity
  * on a miss. Keys travel only as their SHA-256 hash. A fill never replaces an entry and never
@@ -68,6 +74,8 @@ return 0`;
  * revoked key nor an account's old facts come back. Entries are read through a
  * client-side-caching Redis client, so a key seen before costs no round trip at all, and a
  * revocation still reaches this process before identity's write is acknowledged (decision 0007).
+ * While Redis is down (the client reconnecting, its local cache dropped, as no invalidation can
+ * reach it), identity, which owns the keys, answers every request: slower, never stale (0043).
  */
 export class KeyVerifier {
   constructor(
@@ -80,12 +88,14 @@ export class KeyVerifier {
   async verify(presented: string, requestId: string, beforeLookup: () => Promise<void>): Promise<CachedKey> {
     if (!looksLikeApiKey(presented)) throw invalidKey();
     const keyHash = hashApiKey(presented);
+    if (!this.redis.isReady) {
+      await beforeLookup();
+      return usable(await this.lookUp(keyHash, requestId));
+    }
     const entry = keyCacheEntry(keyHash);
     const cached = await redisAnswer(this.redis.get(entry));
     if (cached === null) await beforeLookup();
-    const key = cached === null ? await this.resolveAndCache(entry, keyHash, requestId) : parsedEntry(cached);
-    if (key.revoked) throw revokedKey();
-    return key;
+    return usable(cached === null ? await this.resolveAndCache(entry, keyHash, requestId) : parsedEntry(cached));
   }
 
   private async resolveAndCache(entry: string, keyHash: string, requestId: string): Promise<CachedKey> {

@@ -1,4 +1,4 @@
-import { generateApiKey, type KeyKind, type Mode } from '@ticketing/auth';
+import { generateApiKey, hashApiKey, type KeyKind, type Mode } from '@ticketing/auth';
 import type { identityV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import type { AsyncServiceImplementation } from '@ticketing/grpc';
@@ -46,6 +46,12 @@ export class IdentityDouble {
     const stored = { accountId, hash: generated.hash, record, rateLimitPerSecond: options.rateLimitPerSecond };
     this.keys.push(stored);
     return { secret: generated.secret, accountId, principal: this.principal(stored) };
+  }
+
+  /** Revokes a key in identity alone, as when the gateway's Redis cannot hear of it. */
+  revoke(secret: string): void {
+    const hash = hashApiKey(secret);
+    this.keys.find((candidate) => candidate.hash === hash)!.record.revoked_at = new Date().toISOString();
   }
 
   renameAccount(accountId: string, name: string): void {
