@@ -239,6 +239,26 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     expect((await listDeadLetters(kafka, topic.name)).letters).toEqual([]);
   });
 
+  it('replays a message that two consumer groups dead-lettered once, so letters do not multiply with each pass', async () => {
+    const topic: TestTopic = thingHappened('two-groups');
+    await ensureTopics(kafka, [topic.name]);
+    for (const _ of [1, 2]) {
+      const consumer = await startEventConsumer({ kafka, groupId: `consumer-test-${randomUUID()}`, topic, logger, handle: async () => undefined });
+      stops.push(() => consumer.disconnect());
+    }
+    const deadLetters = await readTopic(deadLetterTopicOf(topic.name));
+    const onTopic = await readTopic(topic.name);
+    await producer.send({ topic: topic.name, messages: [{ key: 'two-groups-key', value: JSON.stringify(envelope('not a number')) }] });
+    await waitFor('a letter from each group', async () => (deadLetters.length === 2 ? true : undefined));
+
+    expect((await replayDeadLetters(kafka, topic.name)).letters).toHaveLength(2);
+    await waitFor('the replayed message dead-lettered by each group again', async () => (deadLetters.length === 4 ? true : undefined));
+    expect((await replayDeadLetters(kafka, topic.name)).letters).toHaveLength(2);
+    await waitFor('the second replay dead-lettered by each group again', async () => (deadLetters.length === 6 ? true : undefined));
+    await sleep(2_000);
+    expect({ onTopic: onTopic.length, deadLetters: deadLetters.length }).toEqual({ onTopic: 3, deadLetters: 6 });
+  }, 60_000);
+
   it('carries the request id from an outbox row through Kafka headers into the consumer’s log lines', async () => {
     const topic: TestTopic = thingHappened('request-id');
     await ensureTopics(kafka, [topic.name]);

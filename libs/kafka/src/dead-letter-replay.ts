@@ -20,7 +20,7 @@ export interface DeadLetterSummary {
 
 export interface DeadLetterPass {
   deadLetterTopic: string;
-  /** The letters read, in order per partition; each was republished when replaying. */
+  /** The letters read, in order per partition; when replaying, the message of each was republished (once, see replayDeadLetters). */
   letters: DeadLetterSummary[];
 }
 
@@ -41,10 +41,12 @@ export function listDeadLetters(kafka: Kafka, topic: string): Promise<DeadLetter
  * Once their cause is fixed, republishes the letters of `<topic>.dlq` not replayed yet to the
  * topic each came from, with its key, value and original headers (the `dlq-*` headers dropped),
  * so every consumer of that topic gets it again; a consumer that had applied it skips it through
- * its inbox, and one that still cannot apply it dead-letters it again, with its new reason. Each
- * letter is marked replayed (the replay group's offset) only once Kafka has it back: a pass cut
- * off midway resumes where it stopped, and at worst sends its last letter twice, which inboxes
- * absorb.
+ * its inbox, and one that still cannot apply it dead-letters it again, with its new reason. A
+ * message that several consumer groups dead-lettered has a letter from each, and is republished
+ * once per pass: once per letter, every group would get it that many times, and letters would
+ * multiply with each pass. Each letter is marked replayed (the replay group's offset) only once
+ * Kafka has its message back: a pass cut off midway resumes where it stopped, and at worst sends
+ * its last message twice, which inboxes absorb.
  */
 export function replayDeadLetters(kafka: Kafka, topic: string): Promise<DeadLetterPass> {
   return readPending(kafka, topic, { replay: true });
@@ -67,6 +69,7 @@ async function readPending(kafka: Kafka, topic: string, { replay }: { replay: bo
   await Promise.all([consumer.connect(), producer?.connect()]);
   try {
     await consumer.subscribe({ topic: deadLetterTopic, fromBeginning: true });
+    const republished = new Set<string>();
     await new Promise<void>((resolve, reject) => {
       const open = new Set(remaining);
       consumer.on(consumer.events.CRASH, ({ payload }) => reject(payload.error));
@@ -77,9 +80,14 @@ async function readPending(kafka: Kafka, topic: string, { replay }: { replay: bo
             const offset = BigInt(message.offset);
             if (!open.has(partition) || offset < BigInt(starts.get(partition) ?? 0)) return;
             if (offset < BigInt(ends.get(partition)!)) {
-              letters.push(summaryOf(partition, message));
+              const letter = summaryOf(partition, message);
+              letters.push(letter);
               if (producer) {
-                await producer.send({ topic: headerText(message.headers, DEAD_LETTER_HEADERS.topic) ?? topic, acks: -1, messages: [withoutDeadLetterHeaders(message)] });
+                const original = `${letter.original.topic}/${letter.original.partition}/${letter.original.offset}`;
+                if (!republished.has(original)) {
+                  await producer.send({ topic: letter.original.topic || topic, acks: -1, messages: [withoutDeadLetterHeaders(message)] });
+                  republished.add(original);
+                }
                 await consumer.commitOffsets([{ topic: deadLetterTopic, partition, offset: String(offset + 1n) }]);
               }
             }
