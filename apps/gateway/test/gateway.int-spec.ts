@@ -488,17 +488,34 @@ describe('idempotency', () => {
   });
 });
 
+/**
+ * Another gateway whose own Redis connections (key cache, Idempotency-Keys) go to `redisUrl`, a
+ * proxy a test can silence or close; its rate limits count in the real Redis.
+ */
+async function gatewayThrough(redisUrl: string) {
+  const store = await connectRedis(redisUrl, logger);
+  const keyCache = await connectCachingRedis(redisUrl, logger, 1_000);
+  const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1' };
+  const server = await listen(
+    createGatewayApp({ redis: store, keyCacheRedis: keyCache.client, clients: backends.clients, config, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry: new Registry() }),
+    0,
+  );
+  return {
+    gateway: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    keyCache,
+    stop: async () => {
+      await closeGracefully(server);
+      // Closing would wait for a Redis that may never answer again.
+      store.destroy();
+      keyCache.client.destroy();
+    },
+  };
+}
+
 describe('when Redis takes commands and answers none', () => {
   it('answers 503 service_unavailable where a request needs Redis (a key not seen before, an Idempotency-Key), instead of holding it', async () => {
     const proxy = await silenceableRedis();
-    const silenced = await connectRedis(proxy.url, logger);
-    const silencedKeyCache = await connectCachingRedis(proxy.url, logger, 1_000);
-    const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1' };
-    const server = await listen(
-      createGatewayApp({ redis: silenced, keyCacheRedis: silencedKeyCache.client, clients: backends.clients, config, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry: new Registry() }),
-      0,
-    );
-    const gateway = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { gateway, stop } = await gatewayThrough(proxy.url);
     try {
       const seen = secretKey('events:write');
       // The first request fills the key's entry, the second reads it into this process's cache.
@@ -519,9 +536,7 @@ describe('when Redis takes commands and answers none', () => {
       expect((await call('POST', '/v1/events', { ...idempotent, headers: { 'Idempotency-Key': 'after-silence' } })).status).toBe(200);
     } finally {
       proxy.resume();
-      await closeGracefully(server);
-      await silenced.close();
-      await silencedKeyCache.client.close();
+      await stop();
       await proxy.close();
     }
     // Held until Redis answers, the first silenced request would never finish: fail in seconds.
@@ -531,14 +546,7 @@ describe('when Redis takes commands and answers none', () => {
 describe('when Redis is down', () => {
   it('verifies every key with identity, so keys seen and unseen are served and a key revoked meanwhile is refused', async () => {
     const proxy = await silenceableRedis();
-    const down = await connectRedis(proxy.url, logger);
-    const downKeyCache = await connectCachingRedis(proxy.url, logger, 1_000);
-    const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1' };
-    const server = await listen(
-      createGatewayApp({ redis: down, keyCacheRedis: downKeyCache.client, clients: backends.clients, config, rateLimits: isolatedRateLimits(down), logger, metricsRegistry: new Registry() }),
-      0,
-    );
-    const gateway = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { gateway, keyCache: downKeyCache, stop } = await gatewayThrough(proxy.url);
     try {
       const seen = secretKey('events:write');
       for (const _ of [1, 2]) expect((await call('GET', '/v1/account', { key: seen, gateway })).status).toBe(200);
@@ -550,9 +558,7 @@ describe('when Redis is down', () => {
       identity.revoke(seen);
       expectEnvelope(await call('GET', '/v1/account', { key: seen, gateway }), 401, 'invalid_api_key');
     } finally {
-      await closeGracefully(server);
-      down.destroy();
-      downKeyCache.client.destroy();
+      await stop();
     }
   }, 40_000);
 });
