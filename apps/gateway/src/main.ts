@@ -15,8 +15,9 @@ void runService({
   name: 'gateway',
   loadConfig: loadGatewayConfig,
   start: async (config, logger) => {
-    const redis = await connectRedis(config.REDIS_URL, logger);
-    const keyCache = await connectCachingRedis(config.REDIS_URL, logger, KEY_CACHE_MAX_ENTRIES);
+    // Serves without Redis while it is down (decision 0043), from the start too.
+    const redis = await connectRedis(config.REDIS_URL, logger, { inBackground: true });
+    const keyCache = await connectCachingRedis(config.REDIS_URL, logger, KEY_CACHE_MAX_ENTRIES, { inBackground: true });
     const clients = {
       identity: createGrpcClient(identityV1.IdentityServiceClient, config.IDENTITY_GRPC_URL),
       events: createGrpcClient(catalogV1.EventServiceClient, config.CATALOG_GRPC_URL),

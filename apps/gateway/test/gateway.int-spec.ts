@@ -493,8 +493,9 @@ describe('idempotency', () => {
  * proxy a test can silence or close; its rate limits count in the real Redis.
  */
 async function gatewayThrough(redisUrl: string) {
-  const store = await connectRedis(redisUrl, logger);
-  const keyCache = await connectCachingRedis(redisUrl, logger, 1_000);
+  // As main.ts connects: in the background, so a Redis that is down from the start holds nothing up.
+  const store = await connectRedis(redisUrl, logger, { inBackground: true });
+  const keyCache = await connectCachingRedis(redisUrl, logger, 1_000, { inBackground: true });
   const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1' };
   const server = await listen(
     createGatewayApp({ redis: store, keyCacheRedis: keyCache.client, clients: backends.clients, config, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry: new Registry() }),
@@ -503,6 +504,7 @@ async function gatewayThrough(redisUrl: string) {
   return {
     gateway: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     keyCache,
+    connected: () => waitFor('the gateway to reach Redis', async () => (store.isReady && keyCache.client.isReady ? true : undefined)),
     stop: async () => {
       await closeGracefully(server);
       // Closing would wait for a Redis that may never answer again.
@@ -515,8 +517,9 @@ async function gatewayThrough(redisUrl: string) {
 describe('when Redis takes commands and answers none', () => {
   it('answers 503 service_unavailable where a request needs Redis (a key not seen before, an Idempotency-Key), instead of holding it', async () => {
     const proxy = await silenceableRedis();
-    const { gateway, stop } = await gatewayThrough(proxy.url);
+    const { gateway, connected, stop } = await gatewayThrough(proxy.url);
     try {
+      await connected();
       const seen = secretKey('events:write');
       // The first request fills the key's entry, the second reads it into this process's cache.
       for (const _ of [1, 2]) expect((await call('GET', '/v1/account', { key: seen, gateway })).status).toBe(200);
@@ -546,8 +549,9 @@ describe('when Redis takes commands and answers none', () => {
 describe('when Redis is down', () => {
   it('verifies every key with identity, so keys seen and unseen are served and a key revoked meanwhile is refused', async () => {
     const proxy = await silenceableRedis();
-    const { gateway, keyCache: downKeyCache, stop } = await gatewayThrough(proxy.url);
+    const { gateway, keyCache: downKeyCache, connected, stop } = await gatewayThrough(proxy.url);
     try {
+      await connected();
       const seen = secretKey('events:write');
       for (const _ of [1, 2]) expect((await call('GET', '/v1/account', { key: seen, gateway })).status).toBe(200);
 
@@ -561,6 +565,18 @@ describe('when Redis is down', () => {
       await stop();
     }
   }, 40_000);
+
+  it('starts and serves when Redis is down from the start', async () => {
+    const proxy = await silenceableRedis();
+    await proxy.close();
+    const { gateway, stop } = await gatewayThrough(proxy.url);
+    try {
+      expect((await call('GET', '/v1/account', { key: secretKey(), gateway })).status).toBe(200);
+      expect((await call('GET', '/v1/health', { gateway })).status).toBe(200);
+    } finally {
+      await stop();
+    }
+  });
 });
 
 describe('public and operational endpoints', () => {

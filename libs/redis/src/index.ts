@@ -17,11 +17,26 @@ function onConnectionError(logger: Logger) {
   return (error: unknown) => logger.error({ err: error }, 'redis connection error');
 }
 
-/** A connected client that logs (rather than throws) connection errors while it reconnects. */
-export async function connectRedis(url: string, logger: Logger): Promise<RedisClient> {
+/**
+ * How a process starts with Redis: by default it waits until Redis answers (node-redis retries
+ * until then, however long); `inBackground` returns at once and connects meanwhile, for a process
+ * that serves without Redis while it is down (the gateway, decision 0043).
+ */
+export interface RedisConnection {
+  inBackground?: boolean;
+}
+
+async function connect(client: { connect(): Promise<unknown> }, logger: Logger, { inBackground = false }: RedisConnection): Promise<void> {
+  const connected = client.connect();
+  if (inBackground) connected.catch(onConnectionError(logger));
+  else await connected;
+}
+
+/** A client that logs (rather than throws) connection errors while it reconnects. */
+export async function connectRedis(url: string, logger: Logger, connection: RedisConnection = {}): Promise<RedisClient> {
   const client = createRedisClient(url);
   client.on('error', onConnectionError(logger));
-  await client.connect();
+  await connect(client, logger, connection);
   return client;
 }
 
@@ -37,11 +52,16 @@ export type CachingRedisClient = ReturnType<typeof createCachingRedisClient>;
  * one of those keys, before it acknowledges that write. A broken connection empties the cache, so
  * nothing stale outlives a missed invalidation. `cache.stats()` tells hits and misses.
  */
-export async function connectCachingRedis(url: string, logger: Logger, maxEntries: number): Promise<{ client: CachingRedisClient; cache: BasicClientSideCache }> {
+export async function connectCachingRedis(
+  url: string,
+  logger: Logger,
+  maxEntries: number,
+  connection: RedisConnection = {},
+): Promise<{ client: CachingRedisClient; cache: BasicClientSideCache }> {
   const cache = new BasicClientSideCache({ maxEntries, evictPolicy: 'LRU' });
   const client = createCachingRedisClient(url, cache);
   client.on('error', onConnectionError(logger));
-  await client.connect();
+  await connect(client, logger, connection);
   return { client, cache };
 }
 
