@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
+import { answerClientError } from './client-errors';
 
 /**
  * Connections the kernel may hold for the gateway before it accepts them (Node's default is
@@ -12,6 +13,7 @@ export const LISTEN_BACKLOG = 4096;
 export function listen(app: Express, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer(app);
+    server.on('clientError', answerClientError);
     server.once('error', reject);
     server.listen({ port, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
