@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Admin, Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
 import { createEventParser, type EventOf, type ParsedEvent, type TopicDefinition } from '@ticketing/contracts';
 import { withRequestId, type Logger } from '@ticketing/observability';
-import { backoffDelay, type Backoff } from './backoff';
+import { backoffDelay, type Backoff } from '@ticketing/backoff';
 import { createProducer } from './client';
 import { deadLetterTopicOf, sendToDeadLetterTopic, type DeadLetterReason } from './dead-letter';
 import { logContextFromHeaders, logContextOf } from './message-headers';

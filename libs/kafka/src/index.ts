@@ -7,5 +7,3 @@ export * from './topics';
 export * from './dead-letter';
 export * from './dead-letter-replay';
 export * from './message-headers';
-
-export type { Backoff } from './backoff';

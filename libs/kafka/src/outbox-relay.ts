@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Producer, TopicMessages } from 'kafkajs';
 import { Pool } from 'pg';
 import type { Logger } from '@ticketing/observability';
-import { backoffDelay, type Backoff } from './backoff';
+import { backoffDelay, type Backoff } from '@ticketing/backoff';
 import { eventHeaders } from './message-headers';
 import { addOutboxBacklogProbe, publishedMessages, publishFailures } from './metrics';
 import { OutboxClaims, type ClaimedMessage } from './outbox-claims';

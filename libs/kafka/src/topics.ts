@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Admin, Kafka } from 'kafkajs';
-import { backoffDelay, type Backoff } from './backoff';
+import { backoffDelay, type Backoff } from '@ticketing/backoff';
 
 /** How long a service waits at start for a broker that is still loading or electing leaders. */
 export interface TopicsPatience {
