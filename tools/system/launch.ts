@@ -127,7 +127,7 @@ export async function waitForHttp(url: string, timeoutMs: number, running: Runni
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** Every process's readiness endpoint: its dependencies (database, broker, Redis) reachable. */
+/** Every process's readiness endpoint: it serves (its database reachable; decision 0024). */
 export async function waitForSystem(running: RunningService[], portOffset = 0, timeoutMs = 120_000): Promise<void> {
   const ports = servicePorts(portOffset);
   const urls = running.map(({ name }) => `http://127.0.0.1:${ports[name].OPS_PORT}/readyz`);

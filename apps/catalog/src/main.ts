@@ -1,4 +1,4 @@
-import { CATALOG_DISCOUNT_TOPIC, CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC, TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
+import { CATALOG_DISCOUNT_TOPIC, CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC } from '@ticketing/contracts';
 import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
@@ -17,11 +17,19 @@ void runService({
     await prisma.$connect();
 
     const kafka = createKafka({ clientId: 'catalog', brokers: config.KAFKA_BROKERS, logger });
-    await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name, CATALOG_ORGANIZATION_TOPIC.name, CATALOG_DISCOUNT_TOPIC.name, TICKETING_SEAT_TOPIC.name]);
     const producer = createProducer(kafka);
-    await producer.connect();
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
-    relay.start();
+    // Catalog serves while Kafka is down: what it commits waits in its outbox until the relay starts.
+    const publishing = startInBackground(
+      'the outbox relay',
+      async () => {
+        await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name, CATALOG_ORGANIZATION_TOPIC.name, CATALOG_DISCOUNT_TOPIC.name]);
+        relay.start();
+        return relay;
+      },
+      (started) => started.stop(),
+      logger,
+    );
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
     const releaseExpired = new ReleaseExpiredReservationsUseCase(prisma);
     const reservationSweeper = startPeriodicSweep({
@@ -41,14 +49,15 @@ void runService({
     // Seat changes wait in the topic while the consumer joins its group; gRPC serves meanwhile.
     const seatChanges = startInBackground(
       'the seat-change consumer',
-      startSeatChangeConsumer(kafka, config.KAFKA_GROUP_ID, new RecordSeatChangeUseCase(prisma, SEAT_CHANGE_INBOX), logger),
+      () => startSeatChangeConsumer(kafka, config.KAFKA_GROUP_ID, new RecordSeatChangeUseCase(prisma, SEAT_CHANGE_INBOX), logger),
+      (consumer) => consumer.disconnect(),
       logger,
     );
 
     return [
       ...endpoints,
-      { name: 'kafka consumer', run: async () => (await seatChanges).disconnect() },
-      { name: 'outbox relay', run: () => relay.stop() },
+      { name: 'kafka consumer', run: () => seatChanges.stop() },
+      { name: 'outbox relay', run: () => publishing.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
       { name: 'reservation sweeper', run: () => reservationSweeper.stop() },
       { name: 'kafka producer', run: () => producer.disconnect() },

@@ -1,7 +1,7 @@
 import { identityV1 } from '@ticketing/contracts';
 import { idempotentWrites, startIdempotencySweeper } from '@ticketing/db';
 import { currentIdempotentCall, implementService } from '@ticketing/grpc';
-import { connectRedis, isRedisReady } from '@ticketing/redis';
+import { connectRedis } from '@ticketing/redis';
 import { runService, startEndpoints } from '@ticketing/service';
 import { KeyCache } from './cache/key-cache';
 import { loadIdentityConfig } from './config';
@@ -15,7 +15,8 @@ void runService({
     const prisma = createIdentityPrisma(config.DATABASE_URL);
     await prisma.$connect();
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
-    const redis = await connectRedis(config.REDIS_URL, logger);
+    // Identity verifies keys without Redis; only revocations and account changes need it (KeyCache).
+    const redis = await connectRedis(config.REDIS_URL, logger, { inBackground: true });
 
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
@@ -30,8 +31,8 @@ void runService({
           }),
         },
       ],
-      // Revocation needs Redis as much as the database: not ready without both.
-      isReady: async () => (await prisma.$queryRaw`SELECT 1`, await isRedisReady(redis)),
+      // Not tied to Redis: while Redis is down, gateways verify every key here (decision 0043).
+      isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
 
     return [

@@ -1,4 +1,4 @@
-import { CATALOG_EVENT_TOPIC, catalogV1, TICKETING_QUEUE_TOPIC, TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
+import { catalogV1, TICKETING_QUEUE_TOPIC, TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
 import { connectRedis } from '@ticketing/redis';
 import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createGrpcClient } from '@ticketing/grpc';
@@ -32,11 +32,19 @@ void runService({
     await prisma.$connect();
 
     const kafka = createKafka({ clientId: 'ticketing', brokers: config.KAFKA_BROKERS, logger });
-    await ensureTopics(kafka, [TICKETING_TICKET_TOPIC.name, TICKETING_SEAT_TOPIC.name, TICKETING_QUEUE_TOPIC.name, CATALOG_EVENT_TOPIC.name]);
     const producer = createProducer(kafka);
-    await producer.connect();
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
-    relay.start();
+    // Ticketing sells while Kafka is down: what it commits waits in its outbox until the relay starts.
+    const publishing = startInBackground(
+      'the outbox relay',
+      async () => {
+        await ensureTopics(kafka, [TICKETING_TICKET_TOPIC.name, TICKETING_SEAT_TOPIC.name, TICKETING_QUEUE_TOPIC.name]);
+        relay.start();
+        return relay;
+      },
+      (started) => started.stop(),
+      logger,
+    );
 
     const catalogClients = {
       events: createGrpcClient(catalogV1.EventServiceClient, config.CATALOG_GRPC_URL),
@@ -65,7 +73,8 @@ void runService({
     const expireSeatHolds = new ExpireSeatHoldsUseCase(prisma);
     const seatHoldSweeper = startPeriodicSweep({ what: 'expired seat holds', intervalMs: config.SEAT_HOLD_SWEEP_INTERVAL_MS, sweep: () => expireSeatHolds.execute(), logger });
 
-    const redis = await connectRedis(config.REDIS_URL, logger);
+    // Only the waiting room needs Redis: sales of events without one go on while it is down.
+    const redis = await connectRedis(config.REDIS_URL, logger, { inBackground: true });
     const dependencies = {
       catalog,
       codes,
@@ -85,17 +94,18 @@ void runService({
     // Catalog's event messages wait in the topic while the consumer joins its group; gRPC serves meanwhile.
     const eventSettings = startInBackground(
       'the catalog event consumer',
-      startCatalogEventConsumer(kafka, config.KAFKA_GROUP_ID, new RecordEventSettingsUseCase(prisma, EVENT_SETTINGS_INBOX), logger),
+      () => startCatalogEventConsumer(kafka, config.KAFKA_GROUP_ID, new RecordEventSettingsUseCase(prisma, EVENT_SETTINGS_INBOX), logger),
+      (consumer) => consumer.disconnect(),
       logger,
     );
 
     return [
       ...endpoints,
       { name: 'ticket page server', run: () => new Promise<void>((resolve) => pages.close(() => resolve())) },
-      { name: 'kafka consumer', run: async () => (await eventSettings).disconnect() },
+      { name: 'kafka consumer', run: () => eventSettings.stop() },
       { name: 're-driver', run: () => redriver.stop() },
       { name: 'seat hold sweeper', run: () => seatHoldSweeper.stop() },
-      { name: 'outbox relay', run: () => relay.stop() },
+      { name: 'outbox relay', run: () => publishing.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
       { name: 'catalog clients', run: async () => Object.values(catalogClients).forEach((client) => client.close()) },
       { name: 'kafka producer', run: () => producer.disconnect() },

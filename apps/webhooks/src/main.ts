@@ -1,5 +1,4 @@
-import { CATALOG_EVENT_TOPIC } from '@ticketing/contracts';
-import { createKafka, ensureTopics } from '@ticketing/kafka';
+import { createKafka } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { loadWebhooksConfig } from './config';
 import { CATALOG_EVENT_INBOX, startCatalogEventConsumer } from './consumers/catalog-event.consumer';
@@ -14,7 +13,6 @@ void runService({
     await prisma.$connect();
 
     const kafka = createKafka({ clientId: 'webhooks', brokers: config.KAFKA_BROKERS, logger });
-    await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name]);
 
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
@@ -25,11 +23,16 @@ void runService({
     });
     // Events wait in the topic while the consumer joins its group; the probes answer meanwhile.
     const recordNotification = new RecordNotificationUseCase(prisma, CATALOG_EVENT_INBOX);
-    const consumer = startInBackground('the catalog-event consumer', startCatalogEventConsumer(kafka, config.KAFKA_GROUP_ID, recordNotification, logger), logger);
+    const consumer = startInBackground(
+      'the catalog-event consumer',
+      () => startCatalogEventConsumer(kafka, config.KAFKA_GROUP_ID, recordNotification, logger),
+      (started) => started.disconnect(),
+      logger,
+    );
 
     return [
       ...endpoints,
-      { name: 'kafka consumer', run: async () => (await consumer).disconnect() },
+      { name: 'kafka consumer', run: () => consumer.stop() },
       { name: 'database', run: () => prisma.$disconnect() },
     ];
   },

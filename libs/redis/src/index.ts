@@ -1,4 +1,5 @@
 import { BasicClientSideCache, createClient } from 'redis';
+import { ApiError } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 
 /**
@@ -92,9 +93,22 @@ export function answeredWithin<T>(command: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Readiness of a client: answered at once while it reconnects (a PING sent then would wait in
- * the client's offline queue until the command timeout), otherwise by a PING.
+ * How long a request waits for Redis where it cannot go on without its answer (in the gateway,
+ * a key not in its cache or an Idempotency-Key; in identity, telling the gateways a key was
+ * revoked): as long as node-redis lets a command wait to be sent. Redis answers in about a millisecond, but under an on-sale rush this process can take
+ * seconds to get round to a reply; a shorter wait refused requests that would have succeeded.
  */
-export async function isRedisReady(client: Pick<RedisClient, 'isReady' | 'ping'>): Promise<boolean> {
-  return client.isReady && (await client.ping()) === 'PONG';
+const REDIS_ANSWER_TIMEOUT_MS = 5_000;
+
+/**
+ * Redis's answer to a command a request cannot do without; when Redis fails or does not answer
+ * in time, 503 `service_unavailable`, which the client retries, rather than a 500 or a request
+ * held until Redis answers.
+ */
+export async function redisAnswer<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await answeredWithin(command, REDIS_ANSWER_TIMEOUT_MS);
+  } catch (error) {
+    throw ApiError.serviceUnavailable(error);
+  }
 }

@@ -4,8 +4,7 @@ import { hashApiKey, KEY_CACHE_TTL_SECONDS, KEY_KINDS, keyCacheEntry, keyGenerat
 import type { identityV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { callUnary, type CallerOptions } from '@ticketing/grpc';
-import type { CachingRedisClient } from '@ticketing/redis';
-import { redisAnswer } from '../http/redis-answer';
+import { redisAnswer, type CachingRedisClient } from '@ticketing/redis';
 
 const cachedKey = z.object({
   key_id: z.string(),

@@ -1,6 +1,5 @@
 import type { Mode } from '@ticketing/auth';
-import type { RedisClient } from '@ticketing/redis';
-import { redisAnswer } from '../http/redis-answer';
+import { redisAnswer, type RedisClient } from '@ticketing/redis';
 
 /** One Idempotency-Key of one account in one mode. */
 export interface IdempotencyScope {

@@ -1,5 +1,5 @@
 import { KEY_CACHE_TTL_SECONDS, keyCacheEntry, keyGenerationEntry, REVOKED_KEY_ENTRY } from '@ticketing/auth';
-import type { RedisClient } from '@ticketing/redis';
+import { redisAnswer, type RedisClient } from '@ticketing/redis';
 import type { ApiKeyRecord } from '../domain/api-key';
 
 /**
@@ -9,12 +9,16 @@ import type { ApiKeyRecord } from '../domain/api-key';
  * account changes (live mode, rate limit), its keys' entries are dropped and their generations
  * bumped in one transaction, so every gateway asks identity again on each key's next request,
  * and a gateway that read the account before the change cannot fill the entry after it.
+ *
+ * While Redis is down or silent, these writes fail with 503 after at most 5 s, and the change
+ * they follow stands in the database: gateways verify every key with identity meanwhile
+ * (decision 0043), so a revoked key is refused at once; the caller's retry writes the entry.
  */
 export class KeyCache {
   constructor(private readonly redis: RedisClient) {}
 
   async writeRevoked(key: ApiKeyRecord): Promise<void> {
-    await this.redis.set(keyCacheEntry(key.key_hash), JSON.stringify(REVOKED_KEY_ENTRY), { expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } });
+    await redisAnswer(this.redis.set(keyCacheEntry(key.key_hash), JSON.stringify(REVOKED_KEY_ENTRY), { expiration: { type: 'EX', value: KEY_CACHE_TTL_SECONDS } }));
   }
 
   async forgetAccountKeys(keyHashes: readonly string[]): Promise<void> {
@@ -23,6 +27,6 @@ export class KeyCache {
     for (const keyHash of keyHashes) {
       forget.incr(keyGenerationEntry(keyHash)).expire(keyGenerationEntry(keyHash), KEY_CACHE_TTL_SECONDS);
     }
-    await forget.del(keyHashes.map(keyCacheEntry)).exec();
+    await redisAnswer(forget.del(keyHashes.map(keyCacheEntry)).exec());
   }
 }

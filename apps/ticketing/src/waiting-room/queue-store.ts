@@ -1,4 +1,4 @@
-import type { RedisClient } from '@ticketing/redis';
+import { redisAnswer, type RedisClient } from '@ticketing/redis';
 import type { QueueEntry, QueueEntryStatus, QueueState } from '../domain/waiting-room';
 
 /**
@@ -112,6 +112,11 @@ export interface QueueAnswer {
   leftNow: boolean;
 }
 
+/**
+ * The waiting rooms, in Redis. While Redis is down or does not answer, each call fails with 503
+ * `service_unavailable` after at most 5 s (decision 0044); sales of events without a room do
+ * not come here and go on.
+ */
 export class QueueStore {
   constructor(
     private readonly redis: RedisClient,
@@ -135,13 +140,13 @@ export class QueueStore {
 
   /** Whether the entry left the queue, after admission or before. */
   async hasLeft(eventId: string, entryId: string): Promise<boolean> {
-    const raw = await this.redis.hGet(roomKeys(eventId).entries, entryId);
+    const raw = await redisAnswer(this.redis.hGet(roomKeys(eventId).entries, entryId));
     return raw !== null && raw !== undefined && (JSON.parse(raw) as StoredEntry).status === 'left';
   }
 
   private async run(script: string, eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
     const { waiting, entries, state } = roomKeys(eventId);
-    const raw = await this.redis.eval(script, { keys: [waiting, entries, state], arguments: [String(at.getTime()), String(rate), entryId, String(this.idleTtlMs)] });
+    const raw = await redisAnswer(this.redis.eval(script, { keys: [waiting, entries, state], arguments: [String(at.getTime()), String(rate), entryId, String(this.idleTtlMs)] }));
     const answer = JSON.parse(String(raw)) as ScriptAnswer;
     return {
       entry: answer.entry ? this.toEntry(eventId, answer.entry) : null,

@@ -1,0 +1,117 @@
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { waitFor } from '@ticketing/testing';
+import { launchService, waitForSystem, type RunningService } from '../tools/system/launch';
+import type { ServiceName } from '../tools/system/services';
+import { as, createAccount } from './support/api';
+import { queryServiceDatabase } from './support/databases';
+import { onSale, sale } from './support/on-sale';
+import { E2E_PORT_OFFSET, e2eServiceEnv, readPids, recordPid } from './support/system';
+
+/** A local port nothing listens on yet: connections to it are refused until `open` forwards it to `target`. */
+async function closedPort(target: { host: string; port: number }): Promise<{ port: number; open(): Promise<void>; close(): Promise<void> }> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  let forwarder: Server | undefined;
+  const sockets = new Set<Socket>();
+  return {
+    port,
+    open: async () => {
+      forwarder = createServer((client) => {
+        const upstream = connect(target.port, target.host);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => undefined);
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      await new Promise<void>((resolve) => forwarder!.listen(port, '127.0.0.1', resolve));
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      if (forwarder) await new Promise((resolve) => forwarder!.close(resolve));
+    },
+  };
+}
+
+async function kill(pid: number): Promise<void> {
+  process.kill(pid, 'SIGKILL');
+  await waitFor(`process ${pid} to die`, async () => {
+    try {
+      process.kill(pid, 0);
+      return undefined;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** Replaces the suite's `service` with one started with `env`, and waits until it is ready. */
+async function restart(service: ServiceName, env: Record<string, string> = {}): Promise<RunningService> {
+  await kill(readPids()[service]!);
+  const started = launchService(service, { portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv({ [service]: env }), onOutput: () => undefined });
+  recordPid(service, started.process.pid!);
+  await waitForSystem([started], E2E_PORT_OFFSET, 30_000);
+  return started;
+}
+
+describe('a service started while Kafka or Redis is unreachable serves, and catches up when it returns', () => {
+  it('catalog serves with Kafka unreachable, and publishes what it committed once Kafka answers', async () => {
+    const api = as((await createAccount()).secret_key);
+    const kafka = await closedPort({ host: '127.0.0.1', port: 9092 });
+    try {
+      await restart('catalog', { KAFKA_BROKERS: `127.0.0.1:${kafka.port}` });
+
+      const created = await api.post('/v1/events', { name: 'Started without Kafka', starts_at: '2099-08-01T18:00:00Z' });
+      expect(created.status).toBe(200);
+      const eventId: string = created.body.id;
+      const published = () => queryServiceDatabase<{ published_at: Date | null }>('catalog', 'SELECT published_at FROM outbox_messages WHERE message_key = $1', [eventId]);
+      expect(await published()).toEqual([{ published_at: null }]);
+
+      await kafka.open();
+      const recorded = await waitFor(
+        'webhooks to record the event catalog published',
+        async () => {
+          const rows = await queryServiceDatabase<{ type: string }>('webhooks', `SELECT type FROM notifications WHERE data->>'event_id' = $1`, [eventId]);
+          return rows.length > 0 ? rows : undefined;
+        },
+        { timeoutMs: 90_000, intervalMs: 250 },
+      );
+      expect(recorded).toEqual([{ type: 'event.created' }]);
+    } finally {
+      await restart('catalog');
+      await kafka.close();
+    }
+  }, 180_000);
+
+  it('identity and ticketing serve with Redis unreachable: keys are verified, tickets sold, and the waiting room answers 503', async () => {
+    const redis = await closedPort({ host: '127.0.0.1', port: 6379 });
+    try {
+      const unreachable = { REDIS_URL: `redis://127.0.0.1:${redis.port}` };
+      await Promise.all([restart('identity', unreachable), restart('ticketing', unreachable)]);
+      // A new account's key: the gateway has not seen it, so identity verifies it.
+      const api = as((await createAccount()).secret_key);
+
+      const { eventId, tierId } = await onSale(api);
+      const sold = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId));
+
+      expect(sold.status).toBe(200);
+      expect(sold.body.tickets).toHaveLength(2);
+
+      // The waiting room lives in Redis: joining it is refused, as a retryable 503, not a 500.
+      expect((await api.patch(`/v1/events/${eventId}`, { waiting_room: { enabled: true, admission_rate_per_minute: 60 } })).status).toBe(200);
+      const joined = await waitFor('ticketing to hear the room is enabled', async () => {
+        const answer = await api.post(`/v1/events/${eventId}/queue/join`, {});
+        return answer.status === 409 ? undefined : answer;
+      });
+      expect(joined.status).toBe(503);
+      expect(joined.body.error.code).toBe('service_unavailable');
+    } finally {
+      await Promise.all([restart('identity'), restart('ticketing')]);
+      await redis.close();
+    }
+  }, 180_000);
+});
