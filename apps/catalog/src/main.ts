@@ -1,6 +1,6 @@
 import { CATALOG_DISCOUNT_TOPIC, CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC } from '@ticketing/contracts';
 import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
-import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
+import { createKafka, createProducer, OutboxRelay, startPublishing } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { loadCatalogConfig } from './config';
 import { createCatalogPrisma } from './db';
@@ -20,16 +20,7 @@ void runService({
     const producer = createProducer(kafka);
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
     // Catalog serves while Kafka is down: what it commits waits in its outbox until the relay starts.
-    const publishing = startInBackground(
-      'the outbox relay',
-      async () => {
-        await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name, CATALOG_ORGANIZATION_TOPIC.name, CATALOG_DISCOUNT_TOPIC.name]);
-        relay.start();
-        return relay;
-      },
-      (started) => started.stop(),
-      logger,
-    );
+    const publishing = startInBackground('the outbox relay', () => startPublishing(kafka, [CATALOG_EVENT_TOPIC.name, CATALOG_ORGANIZATION_TOPIC.name, CATALOG_DISCOUNT_TOPIC.name], relay), (started) => started.stop(), logger);
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
     const releaseExpired = new ReleaseExpiredReservationsUseCase(prisma);
     const reservationSweeper = startPeriodicSweep({

@@ -2,7 +2,7 @@ import { catalogV1, TICKETING_QUEUE_TOPIC, TICKETING_SEAT_TOPIC, TICKETING_TICKE
 import { connectRedis } from '@ticketing/redis';
 import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createGrpcClient } from '@ticketing/grpc';
-import { createKafka, createProducer, ensureTopics, OutboxRelay } from '@ticketing/kafka';
+import { createKafka, createProducer, OutboxRelay, startPublishing } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { CatalogInventory } from './catalog/catalog-inventory';
@@ -35,16 +35,7 @@ void runService({
     const producer = createProducer(kafka);
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
     // Ticketing sells while Kafka is down: what it commits waits in its outbox until the relay starts.
-    const publishing = startInBackground(
-      'the outbox relay',
-      async () => {
-        await ensureTopics(kafka, [TICKETING_TICKET_TOPIC.name, TICKETING_SEAT_TOPIC.name, TICKETING_QUEUE_TOPIC.name]);
-        relay.start();
-        return relay;
-      },
-      (started) => started.stop(),
-      logger,
-    );
+    const publishing = startInBackground('the outbox relay', () => startPublishing(kafka, [TICKETING_TICKET_TOPIC.name, TICKETING_SEAT_TOPIC.name, TICKETING_QUEUE_TOPIC.name], relay), (started) => started.stop(), logger);
 
     const catalogClients = {
       events: createGrpcClient(catalogV1.EventServiceClient, config.CATALOG_GRPC_URL),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Producer, TopicMessages } from 'kafkajs';
+import type { Kafka, Producer, TopicMessages } from 'kafkajs';
 import { Pool } from 'pg';
 import type { Logger } from '@ticketing/observability';
 import { backoffDelay, type Backoff } from '@ticketing/backoff';
@@ -8,6 +8,7 @@ import { eventHeaders } from './message-headers';
 import { addOutboxBacklogProbe, publishedMessages, publishFailures } from './metrics';
 import { OutboxClaims, type ClaimedMessage } from './outbox-claims';
 import { OutboxListener } from './outbox-listener';
+import { ensureTopics } from './topics';
 
 /** What the relay needs of a producer: it connects on demand, so a broker that is down at start-up only delays it. */
 export type OutboxProducer = Pick<Producer, 'connect' | 'sendBatch'>;
@@ -167,6 +168,17 @@ export class OutboxRelay {
     for (const message of messages) publishedMessages.inc({ topic: message.topic });
     return messages.length;
   }
+}
+
+/**
+ * Starts publishing a service's outbox: creates the topics it publishes to, then starts the
+ * relay. The part of a service's start that needs Kafka; services run it in the background
+ * (startInBackground, decision 0044), so they serve while Kafka is down and commits wait.
+ */
+export async function startPublishing(kafka: Kafka, topics: string[], relay: OutboxRelay): Promise<OutboxRelay> {
+  await ensureTopics(kafka, topics);
+  relay.start();
+  return relay;
 }
 
 function groupByTopic(messages: ClaimedMessage[]): TopicMessages[] {
