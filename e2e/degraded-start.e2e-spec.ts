@@ -1,12 +1,10 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { waitFor } from '@ticketing/testing';
-import { launchService, waitForSystem, type RunningService } from '../tools/system/launch';
-import type { ServiceName } from '../tools/system/services';
 import { as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
 import { onSale, sale } from './support/on-sale';
-import { E2E_PORT_OFFSET, e2eServiceEnv, readPids, recordPid } from './support/system';
+import { restart } from './support/processes';
 
 /** A local port nothing listens on yet: connections to it are refused until `open` forwards it to `target`. */
 async function closedPort(target: { host: string; port: number }): Promise<{ port: number; open(): Promise<void>; close(): Promise<void> }> {
@@ -35,27 +33,6 @@ async function closedPort(target: { host: string; port: number }): Promise<{ por
       if (forwarder) await new Promise((resolve) => forwarder!.close(resolve));
     },
   };
-}
-
-async function kill(pid: number): Promise<void> {
-  process.kill(pid, 'SIGKILL');
-  await waitFor(`process ${pid} to die`, async () => {
-    try {
-      process.kill(pid, 0);
-      return undefined;
-    } catch {
-      return true;
-    }
-  });
-}
-
-/** Replaces the suite's `service` with one started with `env`, and waits until it is ready. */
-async function restart(service: ServiceName, env: Record<string, string> = {}): Promise<RunningService> {
-  await kill(readPids()[service]!);
-  const started = launchService(service, { portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv({ [service]: env }), onOutput: () => undefined });
-  recordPid(service, started.process.pid!);
-  await waitForSystem([started], E2E_PORT_OFFSET, 30_000);
-  return started;
 }
 
 describe('a service started while Kafka or Redis is unreachable serves, and catches up when it returns', () => {

@@ -1,8 +1,7 @@
 import { waitFor } from '@ticketing/testing';
-import { launchService, waitForSystem, type RunningService } from '../tools/system/launch';
 import { as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
-import { E2E_PORT_OFFSET, e2eServiceEnv, readPids, recordPid } from './support/system';
+import { kill, restart } from './support/processes';
 
 /**
  * Catalog dies (SIGKILL) after the event's transaction commits and before its relay publishes.
@@ -10,25 +9,6 @@ import { E2E_PORT_OFFSET, e2eServiceEnv, readPids, recordPid } from './support/s
  * and a second publication of the same message must not be applied twice.
  */
 describe('outbox: no event is lost or applied twice when catalog crashes', () => {
-  const startCatalog = async (env: Record<string, string> = {}): Promise<RunningService> => {
-    const catalog = launchService('catalog', { portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv({ catalog: env }), onOutput: () => undefined });
-    recordPid('catalog', catalog.process.pid!);
-    await waitForSystem([catalog], E2E_PORT_OFFSET);
-    return catalog;
-  };
-
-  const kill = async (pid: number) => {
-    process.kill(pid, 'SIGKILL');
-    await waitFor(`process ${pid} to die`, async () => {
-      try {
-        process.kill(pid, 0);
-        return undefined;
-      } catch {
-        return true;
-      }
-    });
-  };
-
   const outboxRow = async (eventId: string) =>
     (await queryServiceDatabase<{ id: string; published_at: Date | null }>('catalog', `SELECT id, published_at FROM outbox_messages WHERE message_key = $1 ORDER BY position`, [eventId]))[0];
 
@@ -37,9 +17,8 @@ describe('outbox: no event is lost or applied twice when catalog crashes', () =>
 
   it('publishes the committed event after a restart, and records it once', async () => {
     const api = as((await createAccount()).secret_key);
-    await kill(readPids().catalog!);
     // A relay that waits ten minutes before its first poll and is not woken by commits: nothing written now gets published.
-    const stalled = await startCatalog({ OUTBOX_POLL_INTERVAL_MS: '600000', OUTBOX_LISTEN: 'false' });
+    const stalled = await restart('catalog', { OUTBOX_POLL_INTERVAL_MS: '600000', OUTBOX_LISTEN: 'false' });
 
     const created = await api.post('/v1/events', { name: 'Crash Test Live', starts_at: '2027-08-01T18:00:00Z' });
     expect(created.status).toBe(200);
@@ -47,7 +26,7 @@ describe('outbox: no event is lost or applied twice when catalog crashes', () =>
     expect(await outboxRow(eventId)).toMatchObject({ published_at: null });
 
     await kill(stalled.process.pid!);
-    await startCatalog();
+    await restart('catalog');
 
     const [recorded] = await waitFor('webhooks to record the event', async () => {
       const rows = await notifications(eventId);

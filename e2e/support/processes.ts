@@ -1,5 +1,5 @@
 import { waitFor } from '@ticketing/testing';
-import { launchService, waitForSystem } from '../../tools/system/launch';
+import { launchService, waitForSystem, type RunningService } from '../../tools/system/launch';
 import type { ServiceName } from '../../tools/system/services';
 import { E2E_PORT_OFFSET, e2eServiceEnv, readPids, recordPid } from './system';
 
@@ -20,10 +20,11 @@ export async function kill(pid: number): Promise<void> {
 }
 
 /** Kills the running copy of `service` (if any) and starts a new one with the suite's settings and `env`. */
-export async function restart(service: ServiceName, env: Record<string, string> = {}): Promise<void> {
+export async function restart(service: ServiceName, env: Record<string, string> = {}): Promise<RunningService> {
   const running = readPids()[service];
   if (running && isRunning(running)) await kill(running);
   const started = launchService(service, { portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv({ [service]: env }), onOutput: () => undefined });
   recordPid(service, started.process.pid!);
   await waitForSystem([started], E2E_PORT_OFFSET);
+  return started;
 }
