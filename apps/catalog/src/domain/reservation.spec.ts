@@ -37,7 +37,16 @@ describe('reservationRefusal', () => {
     expect(codeOf(reservationRefusal(request, { tier: { ...tier, sales_end_at: at }, event: eventThat('published') }, at))).toBe('tier_not_on_sale');
     expect(reservationRefusal({ ...request, quantity: 5 }, { tier, event: eventThat('published') }, at)).toMatchObject({ code: 'parameter_invalid', param: 'quantity' });
     expect(reservationRefusal(request, { tier, event: eventThat('published') }, at)).toMatchObject({ code: 'sold_out', message: expect.stringContaining('has 1 left') });
-    expect(reservationRefusal(request, { tier: { ...tier, held: 5 }, event: eventThat('published') }, at).message).toContain('is sold out');
+    expect(reservationRefusal(request, { tier: { ...tier, held: 0, sold: 10 }, event: eventThat('published') }, at).message).toBe("Tier 'tier_1' is sold out.");
+  });
+
+  it('tells units held by orders in progress apart from units sold', () => {
+    expect(reservationRefusal(request, { tier: { ...tier, held: 5 }, event: eventThat('published') }, at).message).toBe(
+      "Tier 'tier_1' has none left to sell now. 5 more are held by orders in progress and go back on sale if not completed.",
+    );
+    expect(reservationRefusal(request, { tier: { ...tier, held: 1, sold: 8 }, event: eventThat('published') }, at).message).toBe(
+      "Tier 'tier_1' has 1 left, fewer than the 2 asked for. 1 more is held by an order in progress and goes back on sale if not completed.",
+    );
   });
 
   it('ends the sales of a tier without a sales end when its event starts', () => {

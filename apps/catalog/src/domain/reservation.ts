@@ -86,8 +86,22 @@ export function reservationRefusal(request: ReservationRequest, { tier, event }:
     const limitRefusal = perOrderRefusal(tier, request.quantity);
     if (limitRefusal) return limitRefusal;
   }
+  return soldOut(tier, request.quantity);
+}
+
+/**
+ * Not enough units left. Units held by orders still in progress are not sold: they go back on
+ * sale if those orders are not completed (within a minute), so the message says so, and a
+ * client can tell "try again shortly" from "sold out for good".
+ */
+function soldOut(tier: CatalogTier, quantity: number): ApiError {
   const available = tier.capacity - tier.held - tier.sold;
-  return new ApiError('sold_out', available === 0 ? `Tier '${tier.id}' is sold out.` : `Tier '${tier.id}' has ${available} left, fewer than the ${request.quantity} asked for.`);
+  if (tier.held === 0) {
+    return new ApiError('sold_out', available === 0 ? `Tier '${tier.id}' is sold out.` : `Tier '${tier.id}' has ${available} left, fewer than the ${quantity} asked for.`);
+  }
+  const left = available === 0 ? `Tier '${tier.id}' has none left to sell now.` : `Tier '${tier.id}' has ${available} left, fewer than the ${quantity} asked for.`;
+  const held = tier.held === 1 ? '1 more is held by an order in progress and goes' : `${tier.held} more are held by orders in progress and go`;
+  return new ApiError('sold_out', `${left} ${held} back on sale if not completed.`);
 }
 
 function perOrderRefusal(tier: CatalogTier, quantity: number): ApiError | null {
