@@ -689,7 +689,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       await expect(sell.sell(claims, tenantOf(claims), withCode(eventId, tierId, 'LAST', 4500))).rejects.toMatchObject({
         code: 'discount_not_applicable',
         status: 409,
-        message: expect.stringContaining(`(${discountId}) can no longer be used for it: Discount ${discountId} cannot be redeemed`),
+        message: `The discount that priced this order (${discountId}) can no longer be used for it: other orders have used it the maximum number of times since this one was priced. Nothing was sold; issue again at the order's new total.`,
       });
 
       expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'refused' }]);

@@ -30,7 +30,7 @@ export const discountResource = z
     valid_until: timestamp.nullable().meta({ description: 'Null: no end. Exclusive.', example: '2027-09-01T00:00:00.000Z' }),
     max_redemptions: z.number().int().nullable().meta({ description: 'Paid orders it may ever be used for; null: unlimited.', example: 500 }),
     max_redemptions_per_customer: z.number().int().nullable().meta({ description: 'Paid orders per customer; null: unlimited.', example: 1 }),
-    times_redeemed: z.number().int().meta({ description: 'Paid orders that used it, refunds given back. Read only.', example: 42 }),
+    times_redeemed: z.number().int().meta({ description: 'Paid orders that used it. A refund keeps its order counted, so a customer who used their one redemption does not get it back by refunding. Read only.', example: 42 }),
     active: z.boolean().meta({ description: 'False once deactivated: it then applies to no new order.' }),
     updated_at: timestamp,
   })

@@ -32,15 +32,20 @@ function publicRefusal(error: ApiError): ApiError {
   );
 }
 
+/** Why catalog would not count an order against its discount, in the buyer's terms (catalog's own speak of redemptions). */
+const DISCOUNT_REFUSAL_REASONS: Record<string, string> = {
+  redemption_limit_reached: 'other orders have used it the maximum number of times since this one was priced',
+  customer_redemption_limit_reached: 'the customer has used it the maximum number of times',
+  discount_inactive: 'it was deactivated, or is outside its validity period, since this order was priced',
+};
+
 /**
  * Catalog's refusal to count the order against its discount (used up by other orders since the
  * quote, switched off, the customer's limit reached), told as what it means to the buyer.
  */
 function discountRefusal(discountId: string, error: ApiError): ApiError {
-  return new ApiError(
-    'discount_not_applicable',
-    `The discount that priced this order (${discountId}) can no longer be used for it: ${error.message} Nothing was sold; issue again at the order's new total.`,
-  );
+  const reason = DISCOUNT_REFUSAL_REASONS[error.code] ?? error.message;
+  return new ApiError('discount_not_applicable', `The discount that priced this order (${discountId}) can no longer be used for it: ${reason}. Nothing was sold; issue again at the order's new total.`);
 }
 
 /**
