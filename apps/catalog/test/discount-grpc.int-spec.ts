@@ -247,12 +247,15 @@ describe('catalog DiscountService (real PostgreSQL, real gRPC)', () => {
     it('refuses a bad condition without writing it', async () => {
       const account = freshAccount();
       const discount = await as(account).create(createDiscountRequest());
+      const [first, second] = await Promise.all([seedEvent(account, [1000]), seedEvent(account, [2000])]);
       const refusals: Array<[catalogV1.CreateDiscountTriggerRequest['condition'], string, string]> = [
         [undefined, 'parameter_missing', 'kind'],
         [{ $case: 'min_quantity', value: { quantity: 0 } }, 'parameter_invalid', 'quantity'],
         [{ $case: 'purchase_window', value: { starts_at: '2027-03-01T00:00:00Z', ends_at: '2027-01-01T00:00:00Z' } }, 'parameter_invalid', 'ends_at'],
         [{ $case: 'customer_segment', value: { segment_id: 'nope' } }, 'parameter_invalid', 'segment_id'],
         [{ $case: 'tier_bundle', value: { tier_ids: ['tier_a', 'tier_b'] } }, 'resource_missing', 'tier_ids[0]'],
+        // An order is for one event: a bundle across two could never be complete.
+        [{ $case: 'tier_bundle', value: { tier_ids: [first.tierIds[0]!, second.tierIds[0]!] } }, 'parameter_invalid', 'tier_ids[1]'],
       ];
       for (const [condition, code, param] of refusals) {
         await expect(as(account).createTrigger({ discount_id: discount.id, condition })).rejects.toMatchObject({ code, param });

@@ -5,7 +5,16 @@ const known: KnownTargets = {
     ['evt_eur', 'EUR'],
     ['evt_usd', 'USD'],
   ]),
-  tierCurrencies: new Map([['tier_eur', 'EUR']]),
+  tierCurrencies: new Map([
+    ['tier_eur', 'EUR'],
+    ['tier_eur_2', 'EUR'],
+    ['tier_usd', 'USD'],
+  ]),
+  tierEvents: new Map([
+    ['tier_eur', 'evt_eur'],
+    ['tier_eur_2', 'evt_eur'],
+    ['tier_usd', 'evt_usd'],
+  ]),
 };
 const percent = { percent_off: 10, amount_off: null, currency: null };
 const euros = { percent_off: null, amount_off: 500, currency: 'EUR' };
@@ -22,6 +31,11 @@ describe('what a discount names', () => {
     );
     expect(() => assertTargets({ event_ids: [], tier_ids: ['tier_gone'] }, percent, known)).toThrow(expect.objectContaining({ param: 'applies_to.tier_ids[0]' }));
     expect(() => assertBundleTiers(['tier_eur', 'tier_gone'], known)).toThrow(expect.objectContaining({ param: 'tier_ids[1]' }));
+  });
+
+  it('takes a bundle of tiers of one event, and refuses one across events, naming the first tier of another', () => {
+    expect(() => assertBundleTiers(['tier_eur', 'tier_eur_2'], known)).not.toThrow();
+    expect(() => assertBundleTiers(['tier_eur', 'tier_eur_2', 'tier_usd'], known)).toThrow(expect.objectContaining({ code: 'parameter_invalid', param: 'tier_ids[2]', status: 400 }));
   });
 
   it('refuses an amount in a currency other than what it applies to', () => {

@@ -5,6 +5,8 @@ import type { DiscountAppliesTo, DiscountValue } from './discount';
 export interface KnownTargets {
   eventCurrencies: ReadonlyMap<string, string>;
   tierCurrencies: ReadonlyMap<string, string>;
+  /** The event of each tier found. */
+  tierEvents: ReadonlyMap<string, string>;
 }
 
 function assertKnown(ids: readonly string[], known: ReadonlyMap<string, string>, resource: string, param: string): void {
@@ -31,6 +33,17 @@ export function assertTargets(appliesTo: DiscountAppliesTo, value: DiscountValue
   }
 }
 
+/**
+ * A bundle's tiers must be the tenant's and of one event: an order is for one event, so a bundle
+ * across events could never be complete, and would only switch its discount off.
+ */
 export function assertBundleTiers(tierIds: readonly string[], known: KnownTargets): void {
   assertKnown(tierIds, known.tierCurrencies, 'tier', 'tier_ids');
+  const eventId = known.tierEvents.get(tierIds[0]!);
+  const other = tierIds.findIndex((id) => known.tierEvents.get(id) !== eventId);
+  if (other !== -1) {
+    throw new ApiError('parameter_invalid', `tier_ids must all be tiers of one event: '${tierIds[other]}' is not a tier of event '${eventId}', as '${tierIds[0]}' is. An order is for one event, so such a bundle could never be complete.`, {
+      param: `tier_ids[${other}]`,
+    });
+  }
 }

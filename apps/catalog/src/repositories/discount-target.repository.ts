@@ -13,11 +13,12 @@ export class DiscountTargetRepository {
       ids.event_ids.length === 0 ? [] : this.db.event.findMany({ where: { id: { in: [...ids.event_ids] }, ...scope }, select: { id: true, currency: true } }),
       ids.tier_ids.length === 0
         ? []
-        : this.db.tier.findMany({ where: { id: { in: [...ids.tier_ids] }, ...scope }, select: { id: true, event: { select: { currency: true } } } }),
+        : this.db.tier.findMany({ where: { id: { in: [...ids.tier_ids] }, ...scope }, select: { id: true, event_id: true, event: { select: { currency: true } } } }),
     ]);
     return {
       eventCurrencies: new Map(events.map((event) => [event.id, event.currency])),
       tierCurrencies: new Map(tiers.map((tier) => [tier.id, tier.event.currency])),
+      tierEvents: new Map(tiers.map((tier) => [tier.id, tier.event_id])),
     };
   }
 }
