@@ -100,6 +100,17 @@ describe('tickets through the gateway', () => {
     expect((await api.get(`/v1/tickets?event_id=${eventId}`)).body.data).toHaveLength(4);
   });
 
+  it('sells an order of the most tickets at the highest price: the amount takes any total an order can cost', async () => {
+    const api = as((await createAccount()).secret_key);
+    const highest = 1_000_000_000_000;
+    const { eventId, tierId } = await onSale(api, { price: highest, capacity: 100, max_per_order: 100 });
+
+    const sold = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 100, payment: { type: 'external', reference: 'o', amount: 100 * highest } }));
+
+    expect(sold.status).toBe(200);
+    expect(sold.body.tickets).toHaveLength(100);
+  });
+
   it('refuses a quantity below the tier’s min_per_order, and sells nothing', async () => {
     const api = as((await createAccount()).secret_key);
     const { eventId, tierId } = await onSale(api, { min_per_order: 2 });

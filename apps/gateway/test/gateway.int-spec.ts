@@ -303,6 +303,13 @@ describe('the error envelope', () => {
     const badLimit = await call('GET', '/v1/account/keys?limit=many', { key });
     expectEnvelope(badLimit, 400, 'parameter_invalid');
     expect(badLimit.body.error.param).toBe('limit');
+    // An id past what any id can be, in the path or as a cursor: said in the API's words.
+    const longId = 'evt_' + 'x'.repeat(300);
+    for (const path of [`/v1/events/${longId}`, `/v1/account/keys?starting_after=${longId}`]) {
+      const tooLong = await call('GET', path, { key: secretKey('events:read', 'keys:manage') });
+      expectEnvelope(tooLong, 400, 'parameter_invalid');
+      expect(tooLong.body.error.message).toMatch(/must be an id of at most 255 characters\.?$/);
+    }
   });
 
   it('answers a failing service with 500 and logs it with the request id, without details', async () => {

@@ -2273,7 +2273,7 @@ export interface components {
              */
             max_redemptions_per_customer: number | null;
             /**
-             * @description Paid orders that used it, refunds given back. Read only.
+             * @description Paid orders that used it. A refund keeps its order counted, so a customer who used their one redemption does not get it back by refunding. Read only.
              * @example 42
              */
             times_redeemed: number;

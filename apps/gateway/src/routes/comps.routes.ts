@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { toListEnvelope } from '@ticketing/pagination';
 import { listOf } from '../presenters/resource.schema';
 import { compResource, presentComp } from '../presenters/ticket.presenter';
-import { text, wholeNumber } from '../validation/fields';
+import { MAX_ORDER_QUANTITY, text, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 import { holderFields, holderOf, requireOneHolder } from './ticket-holder';
@@ -13,7 +13,7 @@ const createCompBody = z
   .strictObject({
     tier_id: holderFields.tier_id,
     seat_hold_id: holderFields.seat_hold_id,
-    quantity: wholeNumber(1, 100).optional().meta({ description: 'Defaults to 1. Counts against the tier’s capacity; its per-order limits and sales window do not apply.', example: 2 }),
+    quantity: wholeNumber(1, MAX_ORDER_QUANTITY).optional().meta({ description: 'Defaults to 1. Counts against the tier’s capacity; its per-order limits and sales window do not apply.', example: 2 }),
     ...holderFields.holder,
     reason: text(500).meta({ description: 'Why the tickets are free, kept on the guest list.', example: 'Artist guest list' }),
   })

@@ -4,7 +4,7 @@ import { EVENT_STATUSES } from '@ticketing/contracts';
 import { eventResource, presentEvent, presentSimilarEvent, similarEventResource } from '../presenters/event.presenter';
 import { listOf } from '../presenters/resource.schema';
 import { presentSeatMap, seatMapResource } from '../presenters/seat-map.presenter';
-import { cleared, clearableText, currency, dateTime, patchBody, resourceId, text, upTo, wholeNumber } from '../validation/fields';
+import { anyId, cleared, clearableText, currency, dateTime, patchBody, resourceId, text, upTo, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
@@ -77,7 +77,7 @@ const updateEventBody = patchBody({
 
 const listEventsQuery = listQuery.extend({
   status: z.enum(EVENT_STATUSES, { error: `must be one of ${EVENT_STATUSES.join(', ')}` }).optional(),
-  organization_id: z.string().min(1).max(255).optional(),
+  organization_id: anyId.optional(),
   starts_after: dateTime.optional().meta({ description: 'Only events starting after this instant.' }),
   starts_before: dateTime.optional().meta({ description: 'Only events starting before this instant.' }),
   q: text(200).optional().meta({ description: 'Case-insensitive part of the name.', example: 'harbour' }),

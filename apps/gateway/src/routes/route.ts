@@ -3,6 +3,7 @@ import type { CachedKey, Scope } from '@ticketing/auth';
 import type { ErrorCode } from '@ticketing/errors';
 import type { BackendServices } from '../grpc/service-calls';
 import { DEFAULT_BODY_LIMIT } from '../http/json-body.middleware';
+import { anyId } from '../validation/fields';
 import type { ApiTag } from './tags';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -102,7 +103,7 @@ export function pathParamNames(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }
 
-const pathParam = z.string().min(1).max(255);
+const pathParam = anyId;
 
 const WRITE_METHODS = new Set<HttpMethod>(['post', 'put', 'patch']);
 

@@ -12,7 +12,7 @@ import {
   ticketResource,
   upgradeOptionResource,
 } from '../presenters/ticket.presenter';
-import { amount, discountCode, resourceId, text, upTo, wholeNumber } from '../validation/fields';
+import { discountCode, MAX_ORDER_QUANTITY, orderAmount, resourceId, text, upTo, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 import { holderFields, holderOf, requireOneHolder } from './ticket-holder';
@@ -26,7 +26,7 @@ const externalPayment = (amountDescription: string) =>
     .strictObject({
       type: z.literal('external', { error: 'must be external: the money was taken outside this API' }),
       reference: text(255).meta({ description: 'Your reference for the payment (an order number, a receipt id).', example: 'order-8812' }),
-      amount: amount.meta({ description: amountDescription, example: 9000 }),
+      amount: orderAmount.meta({ description: amountDescription, example: 9000 }),
     })
     .meta({ description: 'How it was paid for.' });
 
@@ -43,7 +43,7 @@ const issueTicketsBody = z
   .strictObject({
     tier_id: holderFields.tier_id,
     seat_hold_id: holderFields.seat_hold_id,
-    quantity: wholeNumber(1, 100).meta({ description: 'Within the tier’s min_per_order and max_per_order.', example: 2 }),
+    quantity: wholeNumber(1, MAX_ORDER_QUANTITY).meta({ description: 'Within the tier’s min_per_order and max_per_order.', example: 2 }),
     ...holderFields.holder,
     payment: externalPayment('Minor units of the event’s currency; must equal the order’s total, discounts included.'),
     discount_code: discountCode.optional().meta({

@@ -35,8 +35,19 @@ export const currency = z
 export const wholeNumber = (min: number, max: number) =>
   z.number({ error: `must be a whole number from ${min} to ${max}` }).int(`must be a whole number from ${min} to ${max}`).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
-/** Minor units of a currency (cents for EUR): never negative. */
-export const amount = wholeNumber(0, 1_000_000_000_000).meta({ description: 'Minor units of the currency, e.g. 4500 for €45.00.', example: 4500 });
+/** The most a price can be, in minor units. */
+const MAX_PRICE = 1_000_000_000_000;
+/** The most tickets one order takes. */
+export const MAX_ORDER_QUANTITY = 100;
+
+/** A price in minor units of a currency (cents for EUR): never negative. */
+export const amount = wholeNumber(0, MAX_PRICE).meta({ description: 'Minor units of the currency, e.g. 4500 for €45.00.', example: 4500 });
+
+/** What an order can cost: up to the highest price for each of the most tickets an order takes. */
+export const orderAmount = wholeNumber(0, MAX_PRICE * MAX_ORDER_QUANTITY).meta({ description: 'Minor units of the currency, e.g. 4500 for €45.00.', example: 4500 });
+
+/** Any id a client names where its type is not fixed (a path segment, a cursor): what the services take. */
+export const anyId = z.string().min(1, 'must not be empty').max(255, 'must be an id of at most 255 characters');
 
 export const resourceId = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`), `must be an id starting with ${prefix}_`).meta({ example: `${prefix}_01JD3W9ZQ4X8V5K2M7N6P1R0ST` });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clampLimit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '@ticketing/pagination';
 import type { commonV1 } from '@ticketing/contracts';
+import { anyId } from './fields';
 
 /**
  * Query strings arrive as text: digits become a number, anything else fails as "must be an
@@ -14,7 +15,7 @@ const limit = z
   .preprocess(limitText, z.number({ error: 'must be an integer' }).int('must be an integer').transform(clampLimit))
   .meta({ description: `Items per page, ${DEFAULT_PAGE_LIMIT} by default; values outside 1..${MAX_PAGE_LIMIT} are clamped.`, example: DEFAULT_PAGE_LIMIT });
 
-const startingAfter = z.string().min(1).max(255).meta({ description: 'Id of the last item of the previous page; returns the items after it.' });
+const startingAfter = anyId.meta({ description: 'Id of the last item of the previous page; returns the items after it.' });
 
 /** The query every list operation accepts; filters extend it (`listQuery.extend({ event_id })`). */
 export const listQuery = z.strictObject({ limit: limit.optional(), starting_after: startingAfter.optional() });
