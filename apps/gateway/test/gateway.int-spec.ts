@@ -493,6 +493,16 @@ describe('idempotency', () => {
     expectEnvelope(response, 400, 'parameter_invalid');
     expect(response.body.error.param).toBe('Idempotency-Key');
   });
+
+  it('refuses an Idempotency-Key with a character gRPC metadata cannot carry, and stores nothing under it', async () => {
+    const key = secretKey('events:write');
+    for (const idempotencyKey of [`idem-é-${freshKey()}`, `idem\t${freshKey()}`]) {
+      const response = await post(key, idempotencyKey);
+      expectEnvelope(response, 400, 'parameter_invalid');
+      expect(response.body.error).toMatchObject({ param: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters, such as a UUID.' });
+    }
+    expect(await post(key, 'idem key with spaces ' + freshKey())).toMatchObject({ status: 200 });
+  });
 });
 
 /**

@@ -9,6 +9,11 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 export const ORIGINAL_REQUEST_HEADER = 'Original-Request';
 const MAX_KEY_LENGTH = 255;
+/**
+ * Printable ASCII, the characters gRPC metadata carries (the key travels to the service in it):
+ * a tab or a byte beyond ASCII made every call under the key fail with 500, for good.
+ */
+const VALID_KEY = new RegExp(`^[\\x20-\\x7e]{1,${MAX_KEY_LENGTH}}$`);
 
 type Answer = Omit<StoredResponse, 'requestId'>;
 
@@ -71,8 +76,8 @@ export function idempotency(store: IdempotencyStore, logger: Logger): RequestHan
   return async (req, res, next) => {
     const key = req.get(IDEMPOTENCY_KEY_HEADER);
     if (key === undefined) return next();
-    if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      throw new ApiError('parameter_invalid', `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_KEY_LENGTH} characters.`, { param: IDEMPOTENCY_KEY_HEADER });
+    if (!VALID_KEY.test(key)) {
+      throw new ApiError('parameter_invalid', `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters, such as a UUID.`, { param: IDEMPOTENCY_KEY_HEADER });
     }
     const state = requestState(res);
     const caller = state.key!;
