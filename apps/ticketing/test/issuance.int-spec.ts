@@ -1092,7 +1092,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         }
       }
       const flaky = new LostReturnReply(catalogClients, options);
-      const refund = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(prisma, flaky, logger));
+      const refund = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(prisma, flaky, logger), flaky, logger);
       expect(await refund.execute(claims, tenantOf(claims), 'refund', { id: ticket.id, reason: '' })).toMatchObject({ status: 'refunded' });
       expect(await prisma.ticketChange.findMany({ where: { ticket_id: ticket.id }, select: { returned_at: true } })).toEqual([{ returned_at: null }]);
 
@@ -1248,6 +1248,20 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         const announced = ofType(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId), 'ticket.canceled').map((message) => message.data.ticket_id);
         expect(announced.sort()).toEqual([...ids].sort());
         expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 12 });
+      });
+
+      it('refuses to transfer, refund or revoke a valid ticket of an event catalog has canceled, before ticketing hears of it', async () => {
+        const claims = tenant();
+        const { eventId, ticket } = await oneTicket(claims);
+        catalogSide.double.cancelEvent(eventId);
+
+        const refusal = { code: 'ticket_not_valid', status: 409, message: `Ticket '${ticket.id}' cannot be transferred: its event '${eventId}' is canceled, and its valid tickets are being canceled.` };
+        await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).rejects.toMatchObject(refusal);
+        await expect(retire(claims, 'refund', ticket.id)).rejects.toMatchObject({ ...refusal, message: expect.stringContaining('cannot be refunded: its event') });
+        await expect(retire(claims, 'revoke', ticket.id)).rejects.toMatchObject({ ...refusal, message: expect.stringContaining('cannot be revoked: its event') });
+
+        expect(await callUnary(tickets.getTicket.bind(tickets), { id: ticket.id }, claims, options)).toEqual(ticket);
+        expect(await prisma.ticketChange.count({ where: { ticket_id: ticket.id } })).toBe(0);
       });
 
       it('refuses to refund, revoke, transfer or upgrade a canceled ticket, and holds no unit of the upgrade’s tier', async () => {

@@ -83,9 +83,9 @@ export function ticketingGrpcServices(
   const getTicket = new GetTicketUseCase(prisma);
   const listTickets = new ListTicketsUseCase(prisma);
   const listComps = new ListCompsUseCase(prisma, catalog);
-  const transferTicket = new TransferTicketUseCase(prisma, codes);
+  const transferTicket = new TransferTicketUseCase(prisma, codes, catalog, options.logger);
   // Giving a unit back is not the client's write (the retirement is): it gets `client`.
-  const retireTicket = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(client, catalog, options.logger));
+  const retireTicket = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(client, catalog, options.logger), catalog, options.logger);
   const createSeatHold = new CreateSeatHoldUseCase(prisma, catalog);
   const releaseSeatHold = new ReleaseSeatHoldUseCase(prisma);
   const waitingRoom = new WaitingRoomUseCase(client, catalog, queues, options.logger);
@@ -123,7 +123,7 @@ export function ticketingGrpcServices(
             const link = await createDeliveryLink.execute(context.tenant, request);
             return { ticket_id: link.ticketId, livemode: context.tenant.mode === 'live', url: link.url, expires_at: link.expiresAt.toISOString() };
           },
-          transferTicket: async (request, context) => toTicketMessage(await transferTicket.execute(context.tenant, request)),
+          transferTicket: async (request, context) => toTicketMessage(await transferTicket.execute(context.claims, context.tenant, request)),
           refundTicket: async (request, context) => toTicketMessage(await retireTicket.execute(context.claims, context.tenant, 'refund', request)),
           revokeTicket: async (request, context) => toTicketMessage(await retireTicket.execute(context.claims, context.tenant, 'revoke', request)),
           upgradeTicket: async (request, context) => toTicketMessage(await upgradeTicket.execute(context.claims, context.tenant, request)),

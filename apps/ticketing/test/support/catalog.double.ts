@@ -42,6 +42,13 @@ export class CatalogDouble {
   private readonly codeDiscounts = new Map<string, DoubleCodeDiscount>();
   /** Events whose waiting room is enabled: their reservations say so. */
   private readonly roomsEnabled = new Set<string>();
+  /** Events canceled in catalog: GetEvent says so. */
+  private readonly canceled = new Set<string>();
+
+  /** Cancels the event in catalog only, as a PATCH would before ticketing hears of it. */
+  cancelEvent(eventId: string): void {
+    this.canceled.add(eventId);
+  }
 
   /** Enables the event's waiting room, as a PATCH of the event would in catalog. */
   enableWaitingRoom(eventId: string): void {
@@ -182,7 +189,7 @@ export class CatalogDouble {
       category: '',
       tags: [],
       currency,
-      status: 'published',
+      status: this.canceled.has(id) ? 'canceled' : 'published',
       waiting_room: { enabled: this.roomsEnabled.has(id), admission_rate_per_minute: 0 },
       tiers,
       has_seatmap: this.seats.has(id),

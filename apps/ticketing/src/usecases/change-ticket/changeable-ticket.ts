@@ -1,5 +1,7 @@
-import type { Tenant } from '@ticketing/auth';
+import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
+import type { Logger } from '@ticketing/observability';
+import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { TicketingTicket } from '../../domain/ticket';
 import { assertChangeable } from '../../domain/ticket-change';
 import type { TierFacts } from '../../domain/upgrade';
@@ -14,6 +16,33 @@ export async function changeableTicket(tickets: TicketRepository, tenant: Tenant
   if (!ticket) throw ApiError.resourceMissing('ticket', id);
   assertChangeable(ticket, verb);
   return ticket;
+}
+
+/**
+ * Refuses a change to a valid ticket whose event catalog reports canceled (decision 0032).
+ * Ticketing hears of a cancellation through catalog's messages, a moment after the client that
+ * canceled was told; until then the event's tickets are still valid here, and a transfer or a
+ * refund would succeed only for the cancellation to override it. Asked before the change's
+ * transaction, so no transaction waits on catalog: a cancellation committed after the check is
+ * ordered after the change, and cancels the ticket as it left it. If catalog cannot be asked,
+ * the change goes on, as before the check existed: the cancellation still reaches the ticket.
+ */
+export async function assertEventNotCanceled(
+  tickets: TicketRepository,
+  catalog: CatalogInventory,
+  logger: Logger,
+  { claims, tenant, id, verb }: { claims: InternalClaims; tenant: Tenant; id: string; verb: string },
+): Promise<void> {
+  const ticket = await tickets.findById(tenant, id);
+  // The change's own transaction answers a missing ticket or one that is not valid.
+  if (ticket?.status !== 'valid') return;
+  const status = await catalog.eventFacts(claims, ticket.event_id).then(
+    (event) => event.status,
+    (error: unknown) => logger.warn({ err: error, ticket_id: id }, 'event status not read from catalog; the change goes on'),
+  );
+  if (status === 'canceled') {
+    throw new ApiError('ticket_not_valid', `Ticket '${id}' cannot be ${verb}: its event '${ticket.event_id}' is canceled, and its valid tickets are being canceled.`);
+  }
 }
 
 /** The ticket's own tier among its event's tiers, which catalog always lists in full. */

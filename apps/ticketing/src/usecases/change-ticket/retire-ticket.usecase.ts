@@ -2,12 +2,14 @@ import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
 import { requiredIdParam } from '@ticketing/fields';
 import { outboxRow, type OutboxRow } from '@ticketing/kafka';
+import type { Logger } from '@ticketing/observability';
+import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import type { TicketingTicket } from '../../domain/ticket';
 import { lostRace, RETIREMENTS, validRetirementReason, type Retirement } from '../../domain/ticket-change';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
-import { changeableTicket } from './changeable-ticket';
+import { assertEventNotCanceled, changeableTicket } from './changeable-ticket';
 import { newChange } from './change-message';
 
 /** `seat.released` for a seated ticket's seat, which its retirement frees; null for an unseated ticket. */
@@ -21,7 +23,8 @@ function seatFreed(tenant: Tenant, ticket: TicketingTicket, status: 'refunded' |
  * in its history with its unit still to give back, frees a seated ticket's seat (0033), and
  * publishes `ticket.refunded` or `ticket.revoked`; then catalog is asked for the unit back. If
  * that call fails the answer is still the retired ticket (the change is committed) and the
- * re-driver gives the unit back.
+ * re-driver gives the unit back. A ticket of an event catalog reports canceled is not retired:
+ * the cancellation retires it.
  * Money is not moved here: an external or comp ticket's refund is recorded; paid tickets come
  * with payments.
  */
@@ -29,12 +32,15 @@ export class RetireTicketUseCase {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly units: ReturnUnitsUseCase,
+    private readonly catalog: CatalogInventory,
+    private readonly logger: Logger,
   ) {}
 
   async execute(claims: InternalClaims, tenant: Tenant, retirement: Retirement, command: { id: string; reason: string }): Promise<TicketingTicket> {
     const id = requiredIdParam(command.id, 'id');
     const reason = validRetirementReason(retirement, command.reason);
     const { status, verb, message } = RETIREMENTS[retirement];
+    await assertEventNotCanceled(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb });
     const { retired, changeId } = await this.prisma.$transaction(async (tx) => {
       const tickets = new TicketRepository(tx);
       const ticket = await changeableTicket(tickets, tenant, id, verb);

@@ -1,30 +1,36 @@
-import type { Tenant } from '@ticketing/auth';
+import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { requiredIdParam } from '@ticketing/fields';
+import type { Logger } from '@ticketing/observability';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
+import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { validCustomerChoice, type CustomerReference } from '../../domain/customer';
 import type { TicketingTicket } from '../../domain/ticket';
 import { lostRace } from '../../domain/ticket-change';
 import { CustomerRepository } from '../../repositories/customer.repository';
 import { TicketRepository } from '../../repositories/ticket.repository';
-import { changeableTicket } from './changeable-ticket';
+import { assertEventNotCanceled, changeableTicket } from './changeable-ticket';
 import { newChange } from './change-message';
 
 /**
  * Gives a valid ticket to another holder (found by email or created, or named by id) in one
  * transaction: the ticket gets the next code version and a code signed for it, so the old code
- * stops scanning; the change is kept in its history and `ticket.transferred` is published.
+ * stops scanning; the change is kept in its history and `ticket.transferred` is published. A
+ * ticket of an event catalog reports canceled is not transferred.
  */
 export class TransferTicketUseCase {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly codes: TicketCodeSigner,
+    private readonly catalog: CatalogInventory,
+    private readonly logger: Logger,
   ) {}
 
-  async execute(tenant: Tenant, command: { id: string; customer?: CustomerReference }): Promise<TicketingTicket> {
+  async execute(claims: InternalClaims, tenant: Tenant, command: { id: string; customer?: CustomerReference }): Promise<TicketingTicket> {
     const id = requiredIdParam(command.id, 'id');
     const choice = validCustomerChoice(command.customer);
+    await assertEventNotCanceled(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb: 'transferred' });
     return this.prisma.$transaction(async (tx) => {
       const tickets = new TicketRepository(tx);
       const ticket = await changeableTicket(tickets, tenant, id, 'transferred');
