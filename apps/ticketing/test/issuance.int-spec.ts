@@ -1302,8 +1302,8 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     afterAll(() => new Promise<void>((resolve) => pages.close(() => resolve())));
 
     /** Opens a link's page on the page server, at the path the gateway forwards to it. */
-    const open = async (url: string) => {
-      const response = await fetch(`http://127.0.0.1:${(pages.address() as AddressInfo).port}${new URL(url).pathname}`);
+    const open = async (url: string, method = 'GET') => {
+      const response = await fetch(`http://127.0.0.1:${(pages.address() as AddressInfo).port}${new URL(url).pathname}`, { method });
       return { status: response.status, cacheControl: response.headers.get('cache-control'), html: await response.text() };
     };
     const oneTicket = async (claims: InternalClaims) => {
@@ -1326,6 +1326,12 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       const shown = await open(current.url);
       expect(shown.status).toBe(200);
       for (const text of [...ticketShown(ticket), 'Ann Lee', 'data-holder', 'Harbour Lights']) expect(shown.html).toContain(text);
+
+      // HEAD answers as GET, without the page: link checkers see a live link live and an expired one gone.
+      expect(await open(current.url, 'HEAD')).toEqual({ status: 200, cacheControl: shown.cacheControl, html: '' });
+      expect(await open(expired.url, 'HEAD')).toMatchObject({ status: 410, html: '' });
+      // A path whose percent-encoding is broken is no link: refused, and the server keeps serving.
+      expect((await open(`${current.url}%E0%A4%A`)).status).toBe(404);
 
       const refused = await open(expired.url);
       expect(refused).toMatchObject({ status: 410, cacheControl: 'no-store' });

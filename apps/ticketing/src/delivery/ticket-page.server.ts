@@ -19,7 +19,8 @@ const SECURITY_HEADERS = {
 /**
  * Ticketing's page server (decision 0035): `GET /d/<token>` shows the ticket a delivery link
  * names; the gateway forwards that path here, so it stays the only public entry. An expired,
- * forged or unknown link gets a page that says so, never a ticket.
+ * forged or unknown link gets a page that says so, never a ticket. `HEAD` answers as `GET`
+ * without the page (Node sends no body to a HEAD), as link checkers and previewers expect.
  */
 export function startTicketPageServer(port: number, deps: { prisma: PrismaClient; catalog: CatalogInventory; links: DeliveryLinks; logger: Logger }): Promise<Server> {
   const server = createServer((req, res) => {
@@ -28,8 +29,9 @@ export function startTicketPageServer(port: number, deps: { prisma: PrismaClient
       res.end(html);
     };
     const path = (req.url ?? '').split('?')[0]!;
-    if (req.method !== 'GET' || !path.startsWith(DELIVERY_PAGE_PREFIX)) return send(404, linkRefusedPage('invalid'));
-    renderLink(decodeURIComponent(path.slice(DELIVERY_PAGE_PREFIX.length)), deps)
+    const token = req.method === 'GET' || req.method === 'HEAD' ? linkToken(path) : null;
+    if (token === null) return send(404, linkRefusedPage('invalid'));
+    renderLink(token, deps)
       .then(({ status, html }) => send(status, html))
       .catch((error: unknown) => {
         deps.logger.error({ err: error }, 'ticket page failed');
@@ -40,6 +42,16 @@ export function startTicketPageServer(port: number, deps: { prisma: PrismaClient
     server.once('error', reject);
     server.listen(port, () => resolve(server));
   });
+}
+
+/** The token a page path names; null for another path, or one whose percent-encoding is broken. */
+function linkToken(path: string): string | null {
+  if (!path.startsWith(DELIVERY_PAGE_PREFIX)) return null;
+  try {
+    return decodeURIComponent(path.slice(DELIVERY_PAGE_PREFIX.length));
+  } catch {
+    return null;
+  }
 }
 
 async function renderLink(token: string, { prisma, catalog, links }: { prisma: PrismaClient; catalog: CatalogInventory; links: DeliveryLinks }): Promise<{ status: number; html: string }> {
