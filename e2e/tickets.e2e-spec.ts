@@ -69,6 +69,17 @@ describe('tickets through the gateway', () => {
     expect((await api.post('/v1/customers', { email: 'nope' })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'email' });
   });
 
+  it('takes every address a browser’s email field takes, and refuses a domain without its top-level part', async () => {
+    const api = as((await createAccount()).secret_key);
+    for (const email of ['a/b@example.com', 'a=b@example.com', 'a%b@example.com', 'a#b@example.com', '{a}@example.com', "o'neil+tickets@mail.example.co.uk"]) {
+      const created = await api.post('/v1/customers', { email });
+      expect({ email, status: created.status }).toEqual({ email, status: 200 });
+    }
+    for (const email of ['ann@gmailcom', 'ann smith@example.com', 'ann@@example.com']) {
+      expect((await api.post('/v1/customers', { email })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'email' });
+    }
+  });
+
   it('refuses every bad issuance with a clear error, and sells nothing', async () => {
     const api = as((await createAccount()).secret_key);
     const { eventId, tierId } = await onSale(api, { max_per_order: 4, capacity: 5 });

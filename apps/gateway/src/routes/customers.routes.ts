@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { customerResource, presentCustomer } from '../presenters/customer.presenter';
 import { listOf, plannedResource } from '../presenters/resource.schema';
-import { text } from '../validation/fields';
+import { emailAddress, text } from '../validation/fields';
 import { listQuery } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
@@ -10,7 +10,7 @@ const access = secretKey('customers:write');
 const segmentCustomer = plannedResource('customer');
 
 /** An email address as customers are found by: lower-cased by ticketing. */
-export const customerEmail = z.email({ error: 'must be an email address' }).max(320).meta({ example: 'ann@example.com' });
+const customerEmail = emailAddress.meta({ example: 'ann@example.com' });
 
 export const newCustomer = z
   .strictObject({ email: customerEmail, name: text(200).optional().meta({ example: 'Ann Lee' }) })

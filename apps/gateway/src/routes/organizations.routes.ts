@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { toListEnvelope } from '@ticketing/pagination';
 import { organizationResource, presentOrganization } from '../presenters/organization.presenter';
 import { listOf } from '../presenters/resource.schema';
-import { cleared, clearableText, patchBody, text, upTo } from '../validation/fields';
+import { cleared, clearableText, emailAddress, patchBody, text, upTo } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
 const TAG = 'Organizations';
 
 const website = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://example.com' }).max(2000).meta({ example: 'https://northside.example' });
-const contactEmail = z.email({ error: 'must be an email address' }).max(320).meta({ example: 'box-office@northside.example' });
+const contactEmail = emailAddress.meta({ example: 'box-office@northside.example' });
 
 const createOrganizationBody = z.strictObject({
   name: text(200).meta({ example: 'Northside Promotions' }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCurrencyCode } from '@ticketing/contracts';
+import { EMAIL_ADDRESS, EMAIL_ADDRESS_MAX_LENGTH, isCurrencyCode } from '@ticketing/contracts';
 import { characterCount, isStorableInstant } from '@ticketing/fields';
 
 /** Request fields shared by several routes, each with the message a caller sees when it is wrong. */
@@ -45,6 +45,9 @@ export const amount = wholeNumber(0, MAX_PRICE).meta({ description: 'Minor units
 
 /** What an order can cost: up to the highest price for each of the most tickets an order takes. */
 export const orderAmount = wholeNumber(0, MAX_PRICE * MAX_ORDER_QUANTITY).meta({ description: 'Minor units of the currency, e.g. 4500 for €45.00.', example: 4500 });
+
+/** An email address as a browser's email field accepts it (libs/contracts EMAIL_ADDRESS). */
+export const emailAddress = z.email({ pattern: EMAIL_ADDRESS, error: 'must be an email address' }).max(EMAIL_ADDRESS_MAX_LENGTH);
 
 /** Any id a client names where its type is not fixed (a path segment, a cursor): what the services take. */
 export const anyId = z.string().min(1, 'must not be empty').max(255, 'must be an id of at most 255 characters');
