@@ -11,7 +11,13 @@ describe('tickets through the gateway', () => {
     const { eventId, tierId } = await onSale(api);
     const issued = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { metadata: { channel: 'box-office' } }));
     expect(issued.status).toBe(200);
-    expect(issued.body).toEqual({ id: expect.stringMatching(/^iss_/), object: 'ticket_issuance', livemode: false, tickets: [expect.any(Object), expect.any(Object)] });
+    expect(issued.body).toEqual({
+      id: expect.stringMatching(/^iss_/),
+      object: 'ticket_issuance',
+      livemode: false,
+      tickets: [expect.any(Object), expect.any(Object)],
+      metadata: { channel: 'box-office' },
+    });
     const [ticket] = issued.body.tickets;
     expect(ticket).toEqual({
       id: expect.stringMatching(/^tkt_[0-9A-Z]{26}$/),

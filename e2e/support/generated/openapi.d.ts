@@ -2425,7 +2425,10 @@ export interface components {
          *           "created_at": "2027-03-01T10:00:02.000Z",
          *           "updated_at": "2027-03-01T10:00:02.000Z"
          *         }
-         *       ]
+         *       ],
+         *       "metadata": {
+         *         "channel": "box-office"
+         *       }
          *     }
          */
         TicketIssuance: {
@@ -2436,6 +2439,15 @@ export interface components {
             /** @description true in live mode, false in test mode. */
             livemode: boolean;
             tickets: components["schemas"]["Ticket"][];
+            /**
+             * @description Your own keys, as the issuance request gave them ({} when it gave none).
+             * @example {
+             *       "channel": "box-office"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
         };
         /**
          * @example {
@@ -7110,7 +7122,7 @@ export interface operations {
                     /** @description Required while the event’s waiting room is enabled: the token of your admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Each admission lets one issuance through. */
                     admission_token?: string;
                     /**
-                     * @description Up to 50 keys of your own, kept with the issuance.
+                     * @description Up to 50 keys of your own, kept with the issuance and returned in its answer.
                      * @example {
                      *       "channel": "box-office"
                      *     }

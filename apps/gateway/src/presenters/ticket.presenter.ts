@@ -47,8 +47,9 @@ export const ticketIssuanceResource = z
     object: z.literal('ticket_issuance'),
     livemode: z.boolean().meta({ description: 'true in live mode, false in test mode.' }),
     tickets: z.array(ticketResource),
+    metadata: z.record(z.string(), z.string()).meta({ description: 'Your own keys, as the issuance request gave them ({} when it gave none).', example: { channel: 'box-office' } }),
   })
-  .meta({ id: 'TicketIssuance', example: { id: ticketExample.issuance_id, object: 'ticket_issuance', livemode: false, tickets: [ticketExample] } });
+  .meta({ id: 'TicketIssuance', example: { id: ticketExample.issuance_id, object: 'ticket_issuance', livemode: false, tickets: [ticketExample], metadata: { channel: 'box-office' } } });
 
 export function presentTicket(ticket: ticketingV1.Ticket): z.output<typeof ticketResource> {
   return {
@@ -71,7 +72,7 @@ export function presentTicket(ticket: ticketingV1.Ticket): z.output<typeof ticke
 }
 
 export function presentTicketIssuance(issued: ticketingV1.IssuedTickets, livemode: boolean): z.output<typeof ticketIssuanceResource> {
-  return { id: issued.issuance_id, object: 'ticket_issuance', livemode, tickets: issued.tickets.map(presentTicket) };
+  return { id: issued.issuance_id, object: 'ticket_issuance', livemode, tickets: issued.tickets.map(presentTicket), metadata: issued.metadata };
 }
 
 export const compResource = z

@@ -59,7 +59,7 @@ const issueTicketsBody = z
     metadata: z
       .record(upTo(40).min(1, 'must be 1 to 40 characters'), upTo(500))
       .optional()
-      .meta({ description: 'Up to 50 keys of your own, kept with the issuance.', example: { channel: 'box-office' } }),
+      .meta({ description: 'Up to 50 keys of your own, kept with the issuance and returned in its answer.', example: { channel: 'box-office' } }),
   })
   .superRefine((body, ctx) => {
     requireOneHolder(body, ctx);

@@ -41,7 +41,7 @@ export function toTicketMessage(ticket: TicketingTicket): ticketingV1.Ticket {
 }
 
 export function toIssuedTicketsMessage({ issuance, tickets }: IssuedTickets): ticketingV1.IssuedTickets {
-  return { issuance_id: issuance.id, tickets: tickets.map(toTicketMessage) };
+  return { issuance_id: issuance.id, tickets: tickets.map(toTicketMessage), metadata: issuance.metadata };
 }
 
 export function toCompMessage({ issuance, tickets }: IssuedTickets): ticketingV1.Comp {

@@ -93,6 +93,13 @@ export interface IssueTicketsRequest_MetadataEntry {
 export interface IssuedTickets {
   issuance_id: string;
   tickets: Ticket[];
+  /** The client's own keys, as the issuance request gave them. */
+  metadata: { [key: string]: string };
+}
+
+export interface IssuedTickets_MetadataEntry {
+  key: string;
+  value: string;
 }
 
 export interface GetTicketRequest {
@@ -806,7 +813,7 @@ export const IssueTicketsRequest_MetadataEntry: MessageFns<IssueTicketsRequest_M
 };
 
 function createBaseIssuedTickets(): IssuedTickets {
-  return { issuance_id: "", tickets: [] };
+  return { issuance_id: "", tickets: [], metadata: {} };
 }
 
 export const IssuedTickets: MessageFns<IssuedTickets> = {
@@ -817,6 +824,9 @@ export const IssuedTickets: MessageFns<IssuedTickets> = {
     for (const v of message.tickets) {
       Ticket.encode(v!, writer.uint32(18).fork()).join();
     }
+    globalThis.Object.entries(message.metadata).forEach(([key, value]: [string, string]) => {
+      IssuedTickets_MetadataEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
     return writer;
   },
 
@@ -847,6 +857,74 @@ export const IssuedTickets: MessageFns<IssuedTickets> = {
             }
 
             message.tickets.push(Ticket.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = IssuedTickets_MetadataEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.metadata[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseIssuedTickets_MetadataEntry(): IssuedTickets_MetadataEntry {
+  return { key: "", value: "" };
+}
+
+export const IssuedTickets_MetadataEntry: MessageFns<IssuedTickets_MetadataEntry> = {
+  encode(message: IssuedTickets_MetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssuedTickets_MetadataEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssuedTickets_MetadataEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
             continue;
           }
         }
