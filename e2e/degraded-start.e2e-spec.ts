@@ -1,44 +1,13 @@
-import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { waitFor } from '@ticketing/testing';
+import { lateForwarder, waitFor } from '@ticketing/testing';
 import { as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
 import { onSale, sale } from './support/on-sale';
 import { restart } from './support/processes';
 
-/** A local port nothing listens on yet: connections to it are refused until `open` forwards it to `target`. */
-async function closedPort(target: { host: string; port: number }): Promise<{ port: number; open(): Promise<void>; close(): Promise<void> }> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  let forwarder: Server | undefined;
-  const sockets = new Set<Socket>();
-  return {
-    port,
-    open: async () => {
-      forwarder = createServer((client) => {
-        const upstream = connect(target.port, target.host);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => undefined);
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      await new Promise<void>((resolve) => forwarder!.listen(port, '127.0.0.1', resolve));
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      if (forwarder) await new Promise((resolve) => forwarder!.close(resolve));
-    },
-  };
-}
-
 describe('a service started while Kafka or Redis is unreachable serves, and catches up when it returns', () => {
   it('catalog serves with Kafka unreachable, and publishes what it committed once Kafka answers', async () => {
     const api = as((await createAccount()).secret_key);
-    const kafka = await closedPort({ host: '127.0.0.1', port: 9092 });
+    const kafka = await lateForwarder({ host: '127.0.0.1', port: 9092 });
     try {
       await restart('catalog', { KAFKA_BROKERS: `127.0.0.1:${kafka.port}` });
 
@@ -65,7 +34,7 @@ describe('a service started while Kafka or Redis is unreachable serves, and catc
   }, 180_000);
 
   it('identity and ticketing serve with Redis unreachable: keys are verified, tickets sold, and the waiting room answers 503', async () => {
-    const redis = await closedPort({ host: '127.0.0.1', port: 6379 });
+    const redis = await lateForwarder({ host: '127.0.0.1', port: 6379 });
     try {
       const unreachable = { REDIS_URL: `redis://127.0.0.1:${redis.port}` };
       await Promise.all([restart('identity', unreachable), restart('ticketing', unreachable)]);

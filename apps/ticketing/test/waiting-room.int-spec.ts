@@ -5,7 +5,7 @@ import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
-import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { createTestDatabase, lateForwarder, waitFor, type TestDatabase } from '@ticketing/testing';
 import type { EventFacts } from '../src/catalog/catalog-inventory';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { EventSettingsRepository } from '../src/repositories/event-settings.repository';
@@ -240,5 +240,22 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     const token = tokens.sign({ entryId: entry.id, eventId }, entry.admission_expires_at!);
     await expect(gate.screen(tenant, eventId, '')).rejects.toMatchObject({ code: 'admission_token_required' });
     await expect((await gate.screen(tenant, eventId, token)).settle(false)).resolves.toBeNull();
+  });
+
+  it('refuses a join with 503 while Redis is unreachable, and has queued no one when Redis is back', async () => {
+    const { tenant, eventId } = await eventWithRoom(60);
+    const redisComingBack = await lateForwarder({ host: '127.0.0.1', port: 6379 });
+    const unreachable = await connectRedis(`redis://127.0.0.1:${redisComingBack.port}`, logger, { inBackground: true });
+    try {
+      const roomWithoutRedis = new WaitingRoomUseCase(prisma, catalogRooms, new QueueStore(unreachable, 600_000), logger, () => now);
+      await expect(roomWithoutRedis.join(callerOf(tenant), tenant, eventId)).rejects.toMatchObject({ code: 'service_unavailable', status: 503 });
+
+      await redisComingBack.open();
+      await waitFor('the client to reconnect', async () => (unreachable.isReady ? true : undefined), { timeoutMs: 15_000 });
+      expect((await roomWithoutRedis.read(callerOf(tenant), tenant, eventId, '')).state).toMatchObject({ length: 0, admitted: 0 });
+    } finally {
+      unreachable.destroy();
+      await redisComingBack.close();
+    }
   });
 });

@@ -114,8 +114,10 @@ export interface QueueAnswer {
 
 /**
  * The waiting rooms, in Redis. While Redis is down or does not answer, each call fails with 503
- * `service_unavailable` after at most 5 s (decision 0044); sales of events without a room do
- * not come here and go on.
+ * `service_unavailable` after at most 5 s (decision 0044). node-redis itself gives up on a
+ * command that has waited about as long for a connection (seen: refused after 5.0 s, and not run
+ * once Redis was back), so a join its caller was told failed does not queue anyone later. Sales
+ * of events without a room do not come here and go on.
  */
 export class QueueStore {
   constructor(
