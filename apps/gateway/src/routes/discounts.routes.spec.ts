@@ -32,6 +32,7 @@ describe('discount request bodies', () => {
     [{ percent_off: 10, valid_from: '2027-03-01T00:00:00Z', valid_until: '2027-02-01T00:00:00Z' }, 'parameter_invalid', 'valid_until'],
     [{ percent_off: 10, applies_to: { event_ids: ['evt_1', 'evt_1'] } }, 'parameter_invalid', 'applies_to.event_ids[1]'],
     [{ percent_off: 10, applies_to: { tier_ids: ['evt_1'] } }, 'parameter_invalid', 'applies_to.tier_ids[0]'],
+    [{ percent_off: 10, applies_to: { tier_ids: [`tier_${'A'.repeat(300)}`] } }, 'parameter_invalid', 'applies_to.tier_ids[0]'],
     [{ percent_off: 10, times_redeemed: 4 }, 'parameter_unknown', 'times_redeemed'],
     [{ percent_off: 10, code: 'a b' }, 'parameter_invalid', 'code'],
     [{ percent_off: 10, max_redemptions: 0 }, 'parameter_invalid', 'max_redemptions'],
@@ -69,6 +70,8 @@ describe('discount request bodies', () => {
     [{ kind: 'customer_segment', segment_id: 'cus_01ABC' }, 'parameter_invalid', 'segment_id'],
     [{ kind: 'tier_bundle', tier_ids: ['tier_01A'] }, 'parameter_invalid', 'tier_ids'],
     [{ kind: 'tier_bundle', tier_ids: ['tier_01A', 'tier_01A'] }, 'parameter_invalid', 'tier_ids[1]'],
+    // An id longer than any id is refused as such, as it is in applies_to, not looked up and missed.
+    [{ kind: 'tier_bundle', tier_ids: [`tier_${'A'.repeat(300)}`, 'tier_01B'] }, 'parameter_invalid', 'tier_ids[0]'],
   ])('refuses the trigger %j', (input, code, param) => {
     expect(refusal('createDiscountTrigger', input)).toEqual({ code, param });
   });

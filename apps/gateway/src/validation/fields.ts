@@ -52,7 +52,7 @@ export const emailAddress = z.email({ pattern: EMAIL_ADDRESS, error: 'must be an
 /** Any id a client names where its type is not fixed (a path segment, a cursor): what the services take. */
 export const anyId = z.string().min(1, 'must not be empty').max(255, 'must be an id of at most 255 characters');
 
-export const resourceId = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`), `must be an id starting with ${prefix}_`).meta({ example: `${prefix}_01JD3W9ZQ4X8V5K2M7N6P1R0ST` });
+export const resourceId = (prefix: string) => anyId.regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`), `must be an id starting with ${prefix}_`).meta({ example: `${prefix}_01JD3W9ZQ4X8V5K2M7N6P1R0ST` });
 
 /** A strict PATCH body that must change something. */
 export function patchBody<TShape extends z.ZodRawShape>(shape: TShape) {
