@@ -479,6 +479,33 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(1);
     });
 
+    it('lets a retry that takes over a lapsed claim give back the first call’s hold first, so the tier that hold sold out sells to it', async () => {
+      const tierId = await whileFirstCallIsOnItsWay('stranded', 2, async ({ claims, eventId, tierId, first, letFinish }) => {
+        // The first call holds the whole capacity and is as good as dead: its claim lapses unrecorded.
+        await prisma.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${KEY_CLAIM_LEASE_SECONDS + 1}) WHERE fingerprint = 'fingerprint-stranded'`;
+        const retried = await issue(claims, saleRequest(eventId, tierId), keyed('stranded'));
+        expect(retried.tickets).toHaveLength(2);
+        letFinish();
+        await expect(first).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+        expect(await issue(claims, saleRequest(eventId, tierId), keyed('stranded'))).toEqual(retried);
+      });
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+      expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(1);
+    });
+
+    it('takes over a lapsed claim whose issuance catalog never heard of: there is nothing to give back', async () => {
+      const tierId = await whileFirstCallIsOnItsWay('died-early', 4, async ({ claims, eventId, tierId, first, letFinish }) => {
+        // As a call leaves its claim when it dies before its hold reaches catalog.
+        await prisma.$executeRaw`UPDATE idempotency_keys SET acts_on = 'iss_never_held', created_at = now() - make_interval(secs => ${KEY_CLAIM_LEASE_SECONDS + 1})
+          WHERE fingerprint = 'fingerprint-died-early'`;
+        const retried = await issue(claims, saleRequest(eventId, tierId), keyed('died-early'));
+        expect(retried.tickets).toHaveLength(2);
+        letFinish();
+        await expect(first).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+      });
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+    });
+
     it('holds an upgrade’s retry off the same way: in use while the first upgrade is on its way, then answered with its ticket', async () => {
       const claims = tenant();
       const { eventId, tierId } = await onSale(claims);

@@ -55,6 +55,17 @@ export interface StatementSeal {
 }
 
 /**
+ * What a call does outside its database under its claim before it writes (units it holds in
+ * another service, under `id`), and how to undo it. A call that takes over a claim that lapsed
+ * unsealed undoes what the lapsed call did first: that call died, or will fail to seal, and what
+ * it holds would otherwise stand in the retry's way (a tier its hold sold out) until it expires.
+ */
+export interface OutsideWork {
+  id: string;
+  undo(id: string): Promise<void>;
+}
+
+/**
  * For writes that act outside their database before their transaction (a use case that holds
  * inventory in another service, then records what it holds). Claiming the key only in the
  * transaction would let a retry that arrives while the first call is still on its way (the
@@ -62,10 +73,11 @@ export interface StatementSeal {
  * (`sold_out`) although the first call then writes. So such a write claims its key first, in a
  * statement of its own, and answers from the key's record before it acts:
  *
- * - the key is new, or its claim lapsed unsealed (a call that died): this call claims it, acts,
- *   and seals its result with its write (in its transaction, or in its one statement:
- *   `statementSeal`); a failure releases the claim, so a retry runs again (nothing is recorded
- *   for a refusal, as with every recorded write);
+ * - the key is new, or its claim lapsed unsealed (a call that died): this call claims it (after
+ *   undoing the lapsed call's outside work, `OutsideWork`), acts, and seals its result with its
+ *   write (in its transaction, or in its one statement: `statementSeal`); a failure releases
+ *   the claim, so a retry runs again (nothing is recorded for a refusal, as with every recorded
+ *   write);
  * - the key holds a sealed result: it is replayed, with nothing done;
  * - the key's claim is still running: 409 `idempotency_key_in_use`, which the client retries.
  *
@@ -105,13 +117,14 @@ export class EarlyKeyClaims {
 
   /**
    * `act` under the current call's key claimed first; `replay` with the result an earlier call
-   * of this key sealed instead, when there is one.
+   * of this key sealed instead, when there is one. `outside` is what `act` does outside this
+   * database before it writes, recorded with the claim.
    */
-  async run<R>(act: () => Promise<R>, replay: (earlier: unknown) => Promise<R>): Promise<R> {
+  async run<R>(act: () => Promise<R>, replay: (earlier: unknown) => Promise<R>, outside?: OutsideWork): Promise<R> {
     const write = this.currentWrite();
     if (!write) return act();
     const scope = scopeOf(write);
-    const earlier = await this.claim(write, scope);
+    const earlier = await this.claim(write, scope, outside);
     if (earlier) return replay(earlier.result);
     claimedEarly.set(write, scope);
     try {
@@ -131,26 +144,33 @@ export class EarlyKeyClaims {
    * claims nothing: its caller has given up and may have retried, and that retry, told the
    * outcome of its own attempt, must not be contradicted by this one acting after it.
    */
-  private async claim(write: IdempotentWrite, scope: RecordScope): Promise<{ result: unknown } | undefined> {
+  private async claim(write: IdempotentWrite, scope: RecordScope, outside: OutsideWork | undefined): Promise<{ result: unknown } | undefined> {
     const deadline = write.deadline ?? null;
-    // A record can vanish between the two statements (its claim released): claim again then.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const claimed = await this.client.$executeRaw`INSERT INTO idempotency_keys (account_id, mode, operation, key_hash, fingerprint)
-        SELECT ${scope.accountId}, ${scope.mode}, ${scope.operation}, ${scope.keyHash}, ${write.fingerprint}
+    /** The lapsed claim's outside work this call has undone: only a claim with that work, or none, is taken over. */
+    let undone: string | null = null;
+    // A record can vanish between the two statements (its claim released), or a lapsed claim's
+    // work be undone: claim again then.
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const claimed = await this.client.$executeRaw`INSERT INTO idempotency_keys (account_id, mode, operation, key_hash, fingerprint, acts_on)
+        SELECT ${scope.accountId}, ${scope.mode}, ${scope.operation}, ${scope.keyHash}, ${write.fingerprint}, ${outside?.id ?? null}
         WHERE ${deadline}::timestamptz IS NULL OR clock_timestamp() < ${deadline}::timestamptz
-        ON CONFLICT (account_id, mode, operation, key_hash) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, created_at = now()
-          WHERE idempotency_keys.result IS NULL AND idempotency_keys.created_at < now() - make_interval(secs => ${this.leaseSeconds})`;
+        ON CONFLICT (account_id, mode, operation, key_hash) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, created_at = now(), acts_on = EXCLUDED.acts_on
+          WHERE idempotency_keys.result IS NULL AND idempotency_keys.created_at < now() - make_interval(secs => ${this.leaseSeconds})
+            AND (idempotency_keys.acts_on IS NULL OR idempotency_keys.acts_on = ${undone})`;
       if (claimed === 1) return undefined;
       if (deadline !== null && deadline.getTime() <= Date.now()) throw tooLateToClaim();
-      const record = await this.client.$queryRaw<Array<{ fingerprint: string; result: Uint8Array | null }>>`SELECT fingerprint, result FROM idempotency_keys
+      const record = await this.client.$queryRaw<Array<{ fingerprint: string; result: Uint8Array | null; acts_on: string | null; lapsed: boolean }>>`SELECT fingerprint, result, acts_on,
+          created_at < now() - make_interval(secs => ${this.leaseSeconds}) AS lapsed
+        FROM idempotency_keys
         WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}`;
       const [found] = record;
       if (!found) continue;
-      if (found.result === null) {
-        if (found.fingerprint !== write.fingerprint) throw keyReused();
-        throw keyInUse();
-      }
-      return { result: replay(write, scope, { fingerprint: found.fingerprint, result: found.result }) };
+      if (found.result !== null) return { result: replay(write, scope, { fingerprint: found.fingerprint, result: found.result }) };
+      if (found.fingerprint !== write.fingerprint) throw keyReused();
+      if (!found.lapsed || found.acts_on === null || found.acts_on === undone || !outside) throw keyInUse();
+      // A lapsed claim whose call acted outside: undo that before taking the claim over.
+      await outside.undo(found.acts_on);
+      undone = found.acts_on;
     }
     throw keyInUse();
   }

@@ -3,7 +3,7 @@ export * from './database';
 export * from './migration-runner';
 export * from './idempotent-writes';
 export type { IdempotentWrite, RawSqlClient, TransactionOptions, TransactionRunner } from './idempotency-records';
-export { EarlyKeyClaims, type StatementSeal } from './early-key-claims';
+export { EarlyKeyClaims, type OutsideWork, type StatementSeal } from './early-key-claims';
 export * from './periodic-sweep';
 export * from './idempotency-sweeper';
 export * from './group-commit';

@@ -196,4 +196,11 @@ export class CatalogInventory {
     await serviceCalls(this.clients.inventory, claims, this.options).releaseReservation({ reservation_id: issuanceId });
     this.soldOut.forgetAll();
   }
+
+  /** Gives back whatever catalog holds under the id, if anything: a call that died before its hold reached catalog held nothing. */
+  async releaseIfHeld(claims: InternalClaims, issuanceId: string): Promise<void> {
+    await this.release(claims, issuanceId).catch((error: unknown) => {
+      if (!(error instanceof ApiError && error.code === 'resource_missing')) throw error;
+    });
+  }
 }

@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
-import { GroupCommit, type EarlyKeyClaims, type StatementSeal } from '@ticketing/db';
+import { GroupCommit, type EarlyKeyClaims, type OutsideWork, type StatementSeal } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import pLimit from 'p-limit';
 import { newId } from '@ticketing/ids';
@@ -35,7 +35,9 @@ interface PreparedOrder {
  *
  * 0. Under an Idempotency-Key, claim the key first (decision 0041): a retry of a call that
  *    recorded its issuance drives that issuance instead, and a retry while the first call is
- *    still on its way is told the key is in use, never a refusal the first call then belies.
+ *    still on its way is told the key is in use, never a refusal the first call then belies. A
+ *    retry that takes over the claim of a call that died unrecorded first gives back what that
+ *    call held (its units, its seat hold), which would otherwise stand in its way.
  * 1. Hold the units in catalog under a new issuance id; catalog prices a sale as it holds it.
  *    A sold-out tier refuses here, having cost one catalog call and nothing in ticketing's
  *    database, and nothing at all while catalog's refusal is recent (decision 0037): the cheap
@@ -80,15 +82,32 @@ export class IssueTicketsUseCase {
   /** A sale of an event whose waiting room is enabled needs an admission token (decision 0034); comps do not. */
   async sell(claims: InternalClaims, tenant: Tenant, command: SaleCommand): Promise<IssuedTickets> {
     const request = validSaleRequest(command);
-    return this.keys.run(async () => {
-      const admission = await this.gate.screen(tenant, request.event_id, command.admission_token ?? '');
-      return this.issue(claims, tenant, request, admission);
-    }, (earlier) => this.replay(claims, tenant, earlier));
+    const id = newId('iss');
+    return this.keys.run(
+      async () => {
+        const admission = await this.gate.screen(tenant, request.event_id, command.admission_token ?? '');
+        return this.issue(claims, tenant, request, admission, id);
+      },
+      (earlier) => this.replay(claims, tenant, earlier),
+      this.heldUnder(claims, tenant, request, id),
+    );
   }
 
   comp(claims: InternalClaims, tenant: Tenant, command: CompCommand): Promise<IssuedTickets> {
     const request = validCompRequest(command);
-    return this.keys.run(() => this.issue(claims, tenant, request, null), (earlier) => this.replay(claims, tenant, earlier));
+    const id = newId('iss');
+    return this.keys.run(() => this.issue(claims, tenant, request, null, id), (earlier) => this.replay(claims, tenant, earlier), this.heldUnder(claims, tenant, request, id));
+  }
+
+  /** What an issuance holds outside ticketing's database under its id before it is recorded, and how a retry gives it back. */
+  private heldUnder(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, id: string): OutsideWork {
+    return {
+      id,
+      undo: async (lapsedId) => {
+        await this.catalog.releaseIfHeld(claims, lapsedId);
+        await this.letGoOfHold(tenant, request, lapsedId);
+      },
+    };
   }
 
   /** An earlier call under this Idempotency-Key recorded the issuance `earlier` names: it, driven on if it is not finished. */
@@ -96,8 +115,7 @@ export class IssueTicketsUseCase {
     return this.drive.execute(claims, tenant, (earlier as { id: string }).id);
   }
 
-  private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, admission: ScreenedAdmission | null): Promise<IssuedTickets> {
-    const id = newId('iss');
+  private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, admission: ScreenedAdmission | null, id: string): Promise<IssuedTickets> {
     if (request.seat_hold_id) await this.takeHold(tenant, request, request.seat_hold_id, id);
     const held = await this.hold(claims, request, id).catch(async (error: unknown) => {
       await this.letGoOfHold(tenant, request, id);
