@@ -11,7 +11,7 @@ import { errorHandler, routeNotFound } from './http/error-handler.middleware';
 import { HttpMetrics } from './http/http-metrics';
 import { refuseMalformedUrl } from './http/malformed-url.middleware';
 import { assignRequestId } from './http/request-id.middleware';
-import { IdempotencyStore } from './idempotency/idempotency.store';
+import { attemptLockSeconds, IdempotencyStore } from './idempotency/idempotency.store';
 import { buildApiReference, DOCS_PATH } from './openapi/api-reference';
 import type { RateLimitSettings } from './rate-limit/budgets';
 import { LimiterMetrics } from './rate-limit/limiter-metrics';
@@ -59,7 +59,7 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
   app.use(
     routeTableRouter(routeTable, {
       verifier: new KeyVerifier(keyCacheRedis, clients.identity, caller),
-      idempotencyStore: new IdempotencyStore(redis),
+      idempotencyStore: new IdempotencyStore(redis, attemptLockSeconds(config.GRPC_DEADLINE_MS)),
       rateLimits: limits,
       clients,
       caller,

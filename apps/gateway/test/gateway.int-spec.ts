@@ -445,6 +445,10 @@ describe('idempotency', () => {
     const first = post(key, idempotencyKey);
     await gate.entered;
     expectEnvelope(await post(key, idempotencyKey), 409, 'idempotency_key_in_use');
+    // Were this gateway to die now, its lock would hold retries off for twice the call's deadline (5 s here), not a minute.
+    const [lock] = await redis.keys(`idempotency-lock:*:${idempotencyKey}`);
+    expect(await redis.ttl(lock!)).toBeGreaterThan(0);
+    expect(await redis.ttl(lock!)).toBeLessThanOrEqual(10);
     gate.release();
     expect((await first).status).toBe(200);
     expect((await post(key, idempotencyKey)).headers.get('idempotent-replayed')).toBe('true');

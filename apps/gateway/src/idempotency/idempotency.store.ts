@@ -25,13 +25,18 @@ export type IdempotencyRecord =
   | ({ state: 'completed'; fingerprint: string } & StoredResponse)
   | { state: 'outcome_unknown'; fingerprint: string };
 
-export interface IdempotencyTimings {
-  /** How long a reservation holds if its request never completes (e.g. the gateway died). */
-  inFlightSeconds: number;
-  retentionSeconds: number;
-}
+/** How long a key's outcome is kept. */
+const RETENTION_SECONDS = 24 * 60 * 60;
 
-const DEFAULT_TIMINGS: IdempotencyTimings = { inFlightSeconds: 60, retentionSeconds: 24 * 60 * 60 };
+/**
+ * How long an attempt's lock stands if its request never completes (the gateway died): twice the
+ * deadline of the call the attempt makes, so a live attempt keeps it to its end, and a dead one
+ * holds its key's retries off for seconds rather than a minute. Once it lapses, the retry goes to
+ * the service, whose own record of the key (decisions 0025, 0041) answers for the first attempt.
+ */
+export function attemptLockSeconds(callDeadlineMs: number): number {
+  return Math.ceil((2 * callDeadlineMs) / 1000);
+}
 
 /**
  * Idempotency records in Redis: a key's outcome (kept 24 h) and, apart from it, the lock of the
@@ -41,7 +46,7 @@ const DEFAULT_TIMINGS: IdempotencyTimings = { inFlightSeconds: 60, retentionSeco
 export class IdempotencyStore {
   constructor(
     private readonly redis: RedisClient,
-    private readonly timings: IdempotencyTimings = DEFAULT_TIMINGS,
+    private readonly lockSeconds: number,
   ) {}
 
   /**
@@ -55,7 +60,7 @@ export class IdempotencyStore {
       const [locked, stored] = await redisAnswer(
         this.redis
           .multi()
-          .set(lock, fingerprint, { condition: 'NX', expiration: { type: 'EX', value: this.timings.inFlightSeconds } })
+          .set(lock, fingerprint, { condition: 'NX', expiration: { type: 'EX', value: this.lockSeconds } })
           .get(this.outcomeEntry(scope))
           .exec(),
       );
@@ -89,7 +94,7 @@ export class IdempotencyStore {
     await redisAnswer(
       this.redis
         .multi()
-        .set(this.outcomeEntry(scope), JSON.stringify(record), { expiration: { type: 'EX', value: this.timings.retentionSeconds } })
+        .set(this.outcomeEntry(scope), JSON.stringify(record), { expiration: { type: 'EX', value: RETENTION_SECONDS } })
         .del(this.lockEntry(scope))
         .exec(),
     );
