@@ -2,7 +2,7 @@ import { catalogV1, identityV1, ticketingV1 } from '@ticketing/contracts';
 import { createGrpcClient } from '@ticketing/grpc';
 import { processMetrics, startOpsServer } from '@ticketing/observability';
 import { connectCachingRedis, connectRedis } from '@ticketing/redis';
-import { runService } from '@ticketing/service';
+import { readyUnlessShuttingDown, runService } from '@ticketing/service';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';
 import { closeGracefully, listen } from './http/http-server';
@@ -32,10 +32,11 @@ void runService({
     };
     const app = createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits: { settings: rateLimitSettings(config), redis }, logger, metricsRegistry: processMetrics });
     const server = await listen(app, config.PORT);
-    // Probes and metrics on their own port, started once the API listens: ready means serving.
-    // Not tied to Redis: without it the gateway still serves (decision 0043), and a readiness
-    // that followed Redis would take every replica out of the load balancer at once.
-    const ops = await startOpsServer({ port: config.OPS_PORT, isReady: async () => true });
+    // Probes and metrics on their own port, started once the API listens: ready means serving,
+    // until SIGTERM begins the drain. Not tied to Redis: without it the gateway still serves
+    // (decision 0043), and a readiness that followed Redis would take every replica out of the
+    // load balancer at once.
+    const ops = await startOpsServer({ port: config.OPS_PORT, isReady: readyUnlessShuttingDown(async () => true) });
     logger.info({ port: config.PORT, ops_port: config.OPS_PORT }, 'listening');
     return [
       { name: 'http server', run: () => closeGracefully(server) },

@@ -1,7 +1,7 @@
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { startGrpcServer } from '@ticketing/grpc';
 import { startOpsServer, type Logger } from '@ticketing/observability';
-import type { ShutdownStep } from './run-service';
+import { readyUnlessShuttingDown, type ShutdownStep } from './run-service';
 
 export interface EndpointsOptions {
   grpcPort: number;
@@ -15,7 +15,7 @@ export interface EndpointsOptions {
 /** Every backend service listens the same way: gRPC for calls, HTTP for probes and metrics. */
 export async function startEndpoints(options: EndpointsOptions): Promise<ShutdownStep[]> {
   const grpc = await startGrpcServer(options.services, options.grpcPort);
-  const ops = await startOpsServer({ port: options.opsPort, isReady: options.isReady });
+  const ops = await startOpsServer({ port: options.opsPort, isReady: readyUnlessShuttingDown(options.isReady) });
   options.logger.info({ grpc_port: grpc.port, ops_port: options.opsPort }, 'listening');
   return [
     { name: 'grpc server', run: () => grpc.shutdown() },

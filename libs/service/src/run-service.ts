@@ -1,6 +1,22 @@
 import { ConfigError } from '@ticketing/config';
 import { createLogger, type Logger } from '@ticketing/observability';
 
+let shutdownBegun = false;
+
+/** From now on this process is shutting down: its readiness answers 503 while in-flight work drains. */
+export function beginShutdown(): void {
+  shutdownBegun = true;
+}
+
+/**
+ * A readiness that answers "not ready" once the process has begun shutting down, whatever
+ * `isReady` says: a process draining its in-flight work after SIGTERM no longer takes new work,
+ * and a load balancer that still read it ready would route to ports about to close.
+ */
+export function readyUnlessShuttingDown(isReady: () => Promise<boolean>): () => Promise<boolean> {
+  return async () => !shutdownBegun && (await isReady());
+}
+
 /** Steps that undo start-up, run in order at shutdown (e.g. stop gRPC, flush outbox, close DB). */
 export type ShutdownStep = { name: string; run: () => Promise<unknown> };
 
@@ -39,6 +55,7 @@ export async function runService<TConfig>(service: ServiceStart<TConfig>): Promi
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    beginShutdown();
     logger.info({ signal }, 'shutting down');
     for (const step of steps) {
       try {
