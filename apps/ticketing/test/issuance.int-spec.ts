@@ -526,6 +526,27 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
     });
 
+    it('lets an upgrade’s retry that takes over a lapsed claim give back the first call’s unit and ticket first, and upgrade', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims);
+      const ticket = (await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'o', amount: 2500 } }))).tickets[0]!;
+      // One unit, which the first upgrade holds when it is as good as dead.
+      const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 1, rank: 2, eventId }).tierId;
+      const upgrade = { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } };
+      const slow = new SlowHolds(catalogClients, options);
+      await withTicketingServer(dependencies(slow), async (slowClient) => {
+        const first = callUnary(slowClient.upgradeTicket.bind(slowClient), upgrade, claims, keyed('upgrade-stranded'));
+        await slow.held;
+        await prisma.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${KEY_CLAIM_LEASE_SECONDS + 1}) WHERE fingerprint = 'fingerprint-upgrade-stranded'`;
+        const moved = await callUnary(tickets.upgradeTicket.bind(tickets), upgrade, claims, keyed('upgrade-stranded'));
+        expect(moved.tier_id).toBe(vip);
+        slow.letHoldsFinish();
+        await expect(first).rejects.toBeDefined();
+      });
+      expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    });
+
     it('records a keyed seated sale, whose seat hold binds in the same transaction, once: a retry replays it', async () => {
       const claims = tenant();
       const { eventId, tierId, hold } = await seatedOnSale(claims);

@@ -1,5 +1,5 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
-import type { EarlyKeyClaims } from '@ticketing/db';
+import type { EarlyKeyClaims, OutsideWork } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
@@ -23,7 +23,8 @@ import type { DriveUpgradeUseCase } from './drive-upgrade.usecase';
  * having held nothing; hold one unit of the new tier in catalog under the change id (a refusal
  * there, such as sold out, lets go of the ticket); record the upgrade as pending; then drive it:
  * commit, move the ticket, give the old unit back. The new unit is held before the old one is
- * released, so the ticket never loses its place.
+ * released, so the ticket never loses its place. A retry that takes over the claim of a call
+ * that died unrecorded first gives back what that call held: its unit, and the ticket.
  */
 export class UpgradeTicketUseCase {
   constructor(
@@ -36,20 +37,32 @@ export class UpgradeTicketUseCase {
 
   async execute(claims: InternalClaims, tenant: Tenant, command: { id: string; tier_id: string; payment?: { reference: string; amount: number } }): Promise<TicketingTicket> {
     const request = validUpgradeRequest(command);
+    const id = newId('tch');
     return this.keys.run(
-      () => this.upgrade(claims, tenant, request),
+      () => this.upgrade(claims, tenant, request, id),
       (earlier) => this.drive.execute(claims, tenant, (earlier as TicketUpgrade).id),
+      this.heldUnder(claims, tenant, request, id),
     );
   }
 
-  private async upgrade(claims: InternalClaims, tenant: Tenant, request: UpgradeRequest): Promise<TicketingTicket> {
+  /** What an upgrade holds under its change id before it is recorded (the ticket, a unit of the new tier), and how a retry gives it back. */
+  private heldUnder(claims: InternalClaims, tenant: Tenant, request: UpgradeRequest, id: string): OutsideWork {
+    return {
+      id,
+      undo: async (lapsedId) => {
+        await this.catalog.releaseIfHeld(claims, lapsedId);
+        await new UpgradeRepository(this.prisma).letGo(tenant, request.ticket_id, lapsedId);
+      },
+    };
+  }
+
+  private async upgrade(claims: InternalClaims, tenant: Tenant, request: UpgradeRequest, id: string): Promise<TicketingTicket> {
     const tickets = new TicketRepository(this.prisma);
     const upgrades = new UpgradeRepository(this.prisma);
     const ticket = await tickets.findById(tenant, request.ticket_id);
     if (!ticket) throw ApiError.resourceMissing('ticket', request.ticket_id);
     const tiers = await this.catalog.tiersOf(claims, ticket.event_id);
     const price = this.price(ticket, tiers, request);
-    const id = newId('tch');
     if (!(await upgrades.take(tenant, ticket, id))) throw lostRace((await tickets.findById(tenant, ticket.id))!, 'upgraded');
     const letGo = async (unitMayBeHeld: boolean) => {
       if (unitMayBeHeld) await this.giveBack(claims, id);
