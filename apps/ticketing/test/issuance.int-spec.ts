@@ -506,41 +506,48 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
     });
 
-    it('holds an upgrade’s retry off the same way: in use while the first upgrade is on its way, then answered with its ticket', async () => {
+    /**
+     * Sends an upgrade to a tier of one unit under `key`, to a ticketing server whose holds wait
+     * once taken, and runs `meanwhile` once that unit is held, with the upgrade on its way and
+     * what lets it finish.
+     */
+    const whileFirstUpgradeIsOnItsWay = async (
+      key: string,
+      meanwhile: (upgrade: { claims: InternalClaims; request: { id: string; tier_id: string; payment: { reference: string; amount: number } }; first: Promise<ticketingV1.Ticket>; letFinish: () => void }) => Promise<void>,
+    ) => {
       const claims = tenant();
       const { eventId, tierId } = await onSale(claims);
       const ticket = (await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'o', amount: 2500 } }))).tickets[0]!;
       // One unit: a retry acting on its own while the first upgrade holds it would be refused as sold out.
       const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 1, rank: 2, eventId }).tierId;
-      const upgrade = { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } };
+      const request = { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } };
       const slow = new SlowHolds(catalogClients, options);
       await withTicketingServer(dependencies(slow), async (slowClient) => {
-        const first = callUnary(slowClient.upgradeTicket.bind(slowClient), upgrade, claims, keyed('upgrade'));
+        const first = callUnary(slowClient.upgradeTicket.bind(slowClient), request, claims, keyed(key));
         await slow.held;
-        await expect(callUnary(tickets.upgradeTicket.bind(tickets), upgrade, claims, keyed('upgrade'))).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
-        slow.letHoldsFinish();
+        await meanwhile({ claims, request, first, letFinish: () => slow.letHoldsFinish() });
+      });
+      return { vip, tierId };
+    };
+
+    it('holds an upgrade’s retry off the same way: in use while the first upgrade is on its way, then answered with its ticket', async () => {
+      const { vip } = await whileFirstUpgradeIsOnItsWay('upgrade', async ({ claims, request, first, letFinish }) => {
+        await expect(callUnary(tickets.upgradeTicket.bind(tickets), request, claims, keyed('upgrade'))).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+        letFinish();
         const moved = await first;
-        expect(moved.tier_id).toBe(vip);
-        expect(await callUnary(tickets.upgradeTicket.bind(tickets), upgrade, claims, keyed('upgrade'))).toEqual(moved);
+        expect(moved.tier_id).toBe(request.tier_id);
+        expect(await callUnary(tickets.upgradeTicket.bind(tickets), request, claims, keyed('upgrade'))).toEqual(moved);
       });
       expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
     });
 
     it('lets an upgrade’s retry that takes over a lapsed claim give back the first call’s unit and ticket first, and upgrade', async () => {
-      const claims = tenant();
-      const { eventId, tierId } = await onSale(claims);
-      const ticket = (await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'o', amount: 2500 } }))).tickets[0]!;
-      // One unit, which the first upgrade holds when it is as good as dead.
-      const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 1, rank: 2, eventId }).tierId;
-      const upgrade = { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } };
-      const slow = new SlowHolds(catalogClients, options);
-      await withTicketingServer(dependencies(slow), async (slowClient) => {
-        const first = callUnary(slowClient.upgradeTicket.bind(slowClient), upgrade, claims, keyed('upgrade-stranded'));
-        await slow.held;
+      const { vip, tierId } = await whileFirstUpgradeIsOnItsWay('upgrade-stranded', async ({ claims, request, first, letFinish }) => {
+        // The first upgrade holds the one unit and is as good as dead: its claim lapses unrecorded.
         await prisma.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${KEY_CLAIM_LEASE_SECONDS + 1}) WHERE fingerprint = 'fingerprint-upgrade-stranded'`;
-        const moved = await callUnary(tickets.upgradeTicket.bind(tickets), upgrade, claims, keyed('upgrade-stranded'));
-        expect(moved.tier_id).toBe(vip);
-        slow.letHoldsFinish();
+        const moved = await callUnary(tickets.upgradeTicket.bind(tickets), request, claims, keyed('upgrade-stranded'));
+        expect(moved.tier_id).toBe(request.tier_id);
+        letFinish();
         await expect(first).rejects.toBeDefined();
       });
       expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
