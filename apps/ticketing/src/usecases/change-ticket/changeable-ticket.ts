@@ -19,23 +19,22 @@ export async function changeableTicket(tickets: TicketRepository, tenant: Tenant
 }
 
 /**
- * Refuses a change to a valid ticket whose event catalog reports canceled (decision 0032).
- * Ticketing hears of a cancellation through catalog's messages, a moment after the client that
- * canceled was told; until then the event's tickets are still valid here, and a transfer or a
- * refund would succeed only for the cancellation to override it. Asked before the change's
- * transaction, so no transaction waits on catalog: a cancellation committed after the check is
- * ordered after the change, and cancels the ticket as it left it. If catalog cannot be asked,
- * the change goes on, as before the check existed: the cancellation still reaches the ticket.
+ * The tenant's ticket, if it can be `verb` now (changeableTicket) and catalog does not report its
+ * event canceled (decision 0032). Ticketing hears of a cancellation through catalog's messages, a
+ * moment after the client that canceled was told; until then the event's tickets are still valid
+ * here, and a transfer or a refund would succeed only for the cancellation to override it. Read
+ * before the change's transaction, so no transaction waits on catalog; the change's conditional
+ * update (still valid, at this code version) refuses it if the ticket changed since. A
+ * cancellation committed after the check is ordered after the change, and cancels the ticket as
+ * it left it. If catalog cannot be asked, the change goes on: the cancellation still reaches it.
  */
-export async function assertEventNotCanceled(
+export async function changeableTicketOfLiveEvent(
   tickets: TicketRepository,
   catalog: CatalogInventory,
   logger: Logger,
   { claims, tenant, id, verb }: { claims: InternalClaims; tenant: Tenant; id: string; verb: string },
-): Promise<void> {
-  const ticket = await tickets.findById(tenant, id);
-  // The change's own transaction answers a missing ticket or one that is not valid.
-  if (ticket?.status !== 'valid') return;
+): Promise<TicketingTicket> {
+  const ticket = await changeableTicket(tickets, tenant, id, verb);
   const status = await catalog.eventFacts(claims, ticket.event_id).then(
     (event) => event.status,
     (error: unknown) => logger.warn({ err: error, ticket_id: id }, 'event status not read from catalog; the change goes on'),
@@ -43,6 +42,7 @@ export async function assertEventNotCanceled(
   if (status === 'canceled') {
     throw new ApiError('ticket_not_valid', `Ticket '${id}' cannot be ${verb}: its event '${ticket.event_id}' is canceled, and its valid tickets are being canceled.`);
   }
+  return ticket;
 }
 
 /** The ticket's own tier among its event's tiers, which catalog always lists in full. */

@@ -9,7 +9,7 @@ import type { TicketingTicket } from '../../domain/ticket';
 import { lostRace, RETIREMENTS, validRetirementReason, type Retirement } from '../../domain/ticket-change';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
-import { assertEventNotCanceled, changeableTicket } from './changeable-ticket';
+import { changeableTicketOfLiveEvent } from './changeable-ticket';
 import { newChange } from './change-message';
 
 /** `seat.released` for a seated ticket's seat, which its retirement frees; null for an unseated ticket. */
@@ -40,10 +40,9 @@ export class RetireTicketUseCase {
     const id = requiredIdParam(command.id, 'id');
     const reason = validRetirementReason(retirement, command.reason);
     const { status, verb, message } = RETIREMENTS[retirement];
-    await assertEventNotCanceled(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb });
+    const ticket = await changeableTicketOfLiveEvent(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb });
     const { retired, changeId } = await this.prisma.$transaction(async (tx) => {
       const tickets = new TicketRepository(tx);
-      const ticket = await changeableTicket(tickets, tenant, id, verb);
       const change = newChange(tenant, message, { ...ticket, status }, { reason });
       const done = await tickets.retire(tenant, ticket, { kind: retirement, status, reason }, change, seatFreed(tenant, ticket, status));
       if (!done) throw lostRace((await tickets.findById(tenant, id))!, verb);

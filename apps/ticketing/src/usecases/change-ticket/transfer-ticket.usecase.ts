@@ -10,7 +10,7 @@ import type { TicketingTicket } from '../../domain/ticket';
 import { lostRace } from '../../domain/ticket-change';
 import { CustomerRepository } from '../../repositories/customer.repository';
 import { TicketRepository } from '../../repositories/ticket.repository';
-import { assertEventNotCanceled, changeableTicket } from './changeable-ticket';
+import { changeableTicketOfLiveEvent } from './changeable-ticket';
 import { newChange } from './change-message';
 
 /**
@@ -30,20 +30,22 @@ export class TransferTicketUseCase {
   async execute(claims: InternalClaims, tenant: Tenant, command: { id: string; customer?: CustomerReference }): Promise<TicketingTicket> {
     const id = requiredIdParam(command.id, 'id');
     const choice = validCustomerChoice(command.customer);
-    await assertEventNotCanceled(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb: 'transferred' });
+    const ticket = await changeableTicketOfLiveEvent(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb: 'transferred' });
     return this.prisma.$transaction(async (tx) => {
       const tickets = new TicketRepository(tx);
-      const ticket = await changeableTicket(tickets, tenant, id, 'transferred');
       const holder = await new CustomerRepository(tx).resolve(tenant, choice);
-      if (holder.id === ticket.customer_id) {
-        // A repeated transfer (a double submit) lands here too, whatever the timing: one wins.
-        throw new ApiError('ticket_already_held', `Customer '${holder.id}' already holds ticket '${id}'; nothing was changed.`, { param: 'customer_id' in choice ? 'customer_id' : 'customer' });
-      }
+      const alreadyHeld = () =>
+        new ApiError('ticket_already_held', `Customer '${holder.id}' already holds ticket '${id}'; nothing was changed.`, { param: 'customer_id' in choice ? 'customer_id' : 'customer' });
+      if (holder.id === ticket.customer_id) throw alreadyHeld();
       const after = { ...ticket, customer_id: holder.id, code_version: ticket.code_version + 1 };
       const code = this.codes.sign({ ticketId: id, eventId: ticket.event_id, version: after.code_version });
       const change = newChange(tenant, 'ticket.transferred', after, { reason: null, from_customer_id: ticket.customer_id });
       const transferred = await tickets.transfer(tenant, ticket, holder.id, code, change);
-      if (!transferred) throw lostRace((await tickets.findById(tenant, id))!, 'transferred');
+      if (!transferred) {
+        // A repeated transfer (a double submit) that lost the race finds the ticket already with its holder.
+        const now = (await tickets.findById(tenant, id))!;
+        throw now.status === 'valid' && now.customer_id === holder.id ? alreadyHeld() : lostRace(now, 'transferred');
+      }
       return transferred;
     });
   }
