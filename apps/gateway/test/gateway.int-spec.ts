@@ -436,15 +436,19 @@ describe('idempotency', () => {
     const reused = await post(key, idempotencyKey, { ...newEvent, name: 'Something else' });
     expectEnvelope(reused, 409, 'idempotency_key_reused');
     expect(reused.body.error.type).toBe('idempotency_error');
+    // Retrying cannot resolve it: no Retry-After.
+    expect(reused.headers.get('retry-after')).toBeNull();
   });
 
-  it('refuses a repeat while the first request still runs with 409 idempotency_key_in_use', async () => {
+  it('refuses a repeat while the first request still runs with 409 idempotency_key_in_use, telling it when to retry', async () => {
     const key = secretKey('events:write');
     const idempotencyKey = freshKey();
     const gate = catalog.holdNextCreate();
     const first = post(key, idempotencyKey);
     await gate.entered;
-    expectEnvelope(await post(key, idempotencyKey), 409, 'idempotency_key_in_use');
+    const repeat = await post(key, idempotencyKey);
+    expectEnvelope(repeat, 409, 'idempotency_key_in_use');
+    expect(repeat.headers.get('retry-after')).toBe('1');
     // Were this gateway to die now, its lock would hold retries off for twice the call's deadline (5 s here), not a minute.
     const [lock] = await redis.keys(`idempotency-lock:*:${idempotencyKey}`);
     expect(await redis.ttl(lock!)).toBeGreaterThan(0);
@@ -546,7 +550,9 @@ describe('when Redis takes commands and answers none', () => {
       for (const _ of [1, 2]) expect((await call('GET', '/v1/account', { key: seen, gateway })).status).toBe(200);
 
       proxy.silence();
-      expectEnvelope(await call('GET', '/v1/account', { key: secretKey(), gateway }), 503, 'service_unavailable');
+      const unseen = await call('GET', '/v1/account', { key: secretKey(), gateway });
+      expectEnvelope(unseen, 503, 'service_unavailable');
+      expect(unseen.headers.get('retry-after')).toBe('1');
       // A key this gateway has seen is answered from its own memory.
       expect((await call('GET', '/v1/account', { key: seen, gateway })).status).toBe(200);
       const idempotent = { key: seen, gateway, body: { name: 'Held', starts_at: '2027-09-01T19:00:00Z' }, headers: { 'Idempotency-Key': 'silenced' } };

@@ -17,6 +17,8 @@ interface ErrorCodeDefinition {
   readonly type: ErrorType;
   /** Status when a request parameter (not the URL) names the thing at fault. */
   readonly paramStatus?: number;
+  /** Seconds a client should wait before retrying, sent as `Retry-After`: set on codes a retry resolves. */
+  readonly retryAfterSeconds?: number;
 }
 
 export const ERROR_CODES = {
@@ -70,10 +72,10 @@ export const ERROR_CODES = {
   capacity_below_committed: { status: 409, type: 'invalid_request_error' },
   seatmap_locked: { status: 409, type: 'invalid_request_error' },
   idempotency_key_reused: { status: 409, type: 'idempotency_error' },
-  idempotency_key_in_use: { status: 409, type: 'idempotency_error' },
+  idempotency_key_in_use: { status: 409, type: 'idempotency_error', retryAfterSeconds: 1 },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   not_implemented: { status: 501, type: 'api_error' },
-  service_unavailable: { status: 503, type: 'api_error' },
+  service_unavailable: { status: 503, type: 'api_error', retryAfterSeconds: 1 },
   internal_error: { status: 500, type: 'api_error' },
 } as const satisfies Record<string, ErrorCodeDefinition>;
 
@@ -83,6 +85,16 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export function paramStatusOf(code: ErrorCode): number {
   const definition: ErrorCodeDefinition = ERROR_CODES[code];
   return definition.paramStatus ?? definition.status;
+}
+
+/**
+ * `Retry-After` for a code a plain retry resolves (the first attempt finishing, a service coming
+ * back): a hint for generic HTTP clients, which honour it on 503. A 429 sets its own, the seconds
+ * until its window resets.
+ */
+export function retryAfterOf(code: ErrorCode): number | undefined {
+  const definition: ErrorCodeDefinition = ERROR_CODES[code];
+  return definition.retryAfterSeconds;
 }
 
 export function isErrorCode(value: string): value is ErrorCode {

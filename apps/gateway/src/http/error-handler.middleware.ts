@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiError, toErrorEnvelope } from '@ticketing/errors';
+import { ApiError, retryAfterOf, toErrorEnvelope } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import { NOT_AN_OBJECT, NOT_UTF8, readableLimit } from './json-body.middleware';
 import { requestState } from './request-state';
@@ -49,6 +49,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       logger.error({ err: error, request_id: requestId }, 'unhandled error');
       apiError = new ApiError('internal_error', 'An internal error occurred; retry later or contact support with the request id.');
     }
+    const retryAfter = retryAfterOf(apiError.code);
+    if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
     res.status(apiError.status).json(toErrorEnvelope(apiError, requestId));
   };
 }

@@ -130,7 +130,7 @@ describe('the OpenAPI document', () => {
     expect(codesOf(patchEvent.default)).toEqual(Object.keys(ERROR_CODES));
   });
 
-  it('documents Request-Id and the rate-limit state on every response, the replay marker on keyed POSTs and Retry-After on 429', () => {
+  it('documents Request-Id and the rate-limit state on every response, the replay marker on keyed POSTs, and Retry-After where a retry resolves the error', () => {
     expect(Object.keys(document.components.headers)).toEqual(['Request-Id', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
     const headerNames = (response: Json) => Object.keys(response.headers ?? {});
     for (const { route, described } of operations) {
@@ -142,12 +142,14 @@ describe('the OpenAPI document', () => {
           'RateLimit-Remaining',
           'RateLimit-Reset',
           ...(keyed && route.method === 'post' ? ['Idempotent-Replayed'] : []),
-          ...(status === '429' ? ['Retry-After'] : []),
+          ...(status === '429' || status === 'default' || (status === '409' && String(response.description).includes('`idempotency_key_in_use`')) ? ['Retry-After'] : []),
         ];
         expect({ operation: route.operationId, status, headers: headerNames(response) }).toEqual({ operation: route.operationId, status, headers: expected });
       }
     }
     expect(operation('get', '/v1/events').responses['200'].headers['Request-Id']).toEqual({ $ref: '#/components/headers/Request-Id' });
+    expect(headerNames(operation('post', '/v1/events').responses['409'])).toContain('Retry-After');
+    expect(headerNames(operation('patch', '/v1/events/{id}').responses['409'])).not.toContain('Retry-After');
   });
 
   it('says which operations are not available yet', () => {

@@ -64,7 +64,7 @@ function errorResponses(route: Route): Record<string, ResponseConfig> {
   for (const [status, codes] of operationErrors(route)) {
     responses[status] = {
       description: `${errorMeaning(route, status)} Codes: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
-      headers: responseHeaders(route, status),
+      headers: responseHeaders(route, status, codes),
       content: { 'application/json': { schema: errorEnvelopeFor(status) } },
     };
   }

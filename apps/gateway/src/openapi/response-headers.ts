@@ -1,3 +1,4 @@
+import { retryAfterOf, type ErrorCode } from '@ticketing/errors';
 import { REQUEST_ID_HEADER } from '../http/request-id.middleware';
 import type { Route } from '../routes/route';
 
@@ -25,7 +26,10 @@ export const RESPONSE_HEADERS: Record<HeaderName, HeaderDoc> = {
   'RateLimit-Limit': { description: 'Requests allowed in the current window (per account and mode, or per client address on public operations).', schema: { ...integer, example: 100 } },
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { ...integer, example: 99 } },
   'RateLimit-Reset': { description: 'Seconds until the current window resets.', schema: { ...integer, example: 1 } },
-  'Retry-After': { description: 'Seconds to wait before retrying (equals RateLimit-Reset).', required: true, schema: { ...integer, example: 1 } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying. Always sent with 429 (equals RateLimit-Reset); also with 409 `idempotency_key_in_use` and 503 `service_unavailable`.',
+    schema: { ...integer, example: 1 },
+  },
 };
 
 const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -37,14 +41,17 @@ const refs = (names: HeaderName[]): HeaderRefs => Object.fromEntries(names.map((
 /**
  * The headers of one response of an operation: the request id and the rate-limit state always
  * (per account on keyed operations, per client address on public ones: docs/decisions/0021);
- * the replay marker on POSTs that take an Idempotency-Key; Retry-After on a 429.
+ * the replay marker on POSTs that take an Idempotency-Key; Retry-After when one of the
+ * response's `codes` carries it (429 `rate_limited`, 409 `idempotency_key_in_use`), and on the
+ * default response (503 `service_unavailable`).
  */
-export function responseHeaders(route: Route, status: number | 'default'): HeaderRefs {
+export function responseHeaders(route: Route, status: number | 'default', codes: readonly ErrorCode[] = []): HeaderRefs {
   const idempotent = route.access.kind !== 'public' && route.method === 'post';
+  const retryAfter = status === 'default' || codes.some((code) => code === 'rate_limited' || retryAfterOf(code) !== undefined);
   return refs([
     REQUEST_ID_HEADER,
     ...RATE_LIMIT_HEADERS,
     ...(idempotent ? (['Idempotent-Replayed'] satisfies HeaderName[]) : []),
-    ...(status === 429 ? (['Retry-After'] satisfies HeaderName[]) : []),
+    ...(retryAfter ? (['Retry-After'] satisfies HeaderName[]) : []),
   ]);
 }
