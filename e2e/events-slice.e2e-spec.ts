@@ -42,6 +42,36 @@ describe('events: one vertical slice through every layer', () => {
     ]);
   });
 
+  it('takes on create the nulls its answers give for fields left unset, as not given', async () => {
+    const organization = await api.post('/v1/organizations', { name: 'Nulls Ltd', description: null, website: null, contact_email: null });
+    expect(organization.status).toBe(200);
+    expect(organization.body).toMatchObject({ description: null, website: null, contact_email: null });
+
+    const unset = { ends_at: null, description: null, organization_id: null, venue: null, category: null };
+    const event = await api.post('/v1/events', { name: 'Sent with nulls', starts_at: '2099-07-01T20:00:00Z', ...unset });
+    expect(event.status).toBe(200);
+    expect(event.body).toMatchObject(unset);
+
+    const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'Floor', price: 1000, capacity: 10, sales_start_at: null, sales_end_at: null, max_per_order: null });
+    expect(tier.status).toBe(200);
+    expect(tier.body).toMatchObject({ sales_start_at: null, sales_end_at: null, max_per_order: null });
+
+    const discount = await api.post('/v1/discounts', {
+      code: null, percent_off: 10, amount_off: null, currency: null, valid_from: null, valid_until: null, max_redemptions: null, max_redemptions_per_customer: null,
+    });
+    expect(discount.status).toBe(200);
+    expect(discount.body).toMatchObject({ code: null, percent_off: 10, amount_off: null, currency: null, valid_until: null, max_redemptions: null });
+
+    const customer = await api.post('/v1/customers', { email: 'nulls@example.com', name: null });
+    expect(customer.status).toBe(200);
+    expect(customer.body).toMatchObject({ email: 'nulls@example.com', name: null });
+
+    // A null is "not given", never a value: a discount still needs percent_off or amount_off.
+    const valueless = await api.post('/v1/discounts', { percent_off: null, amount_off: null });
+    expect(valueless.status).toBe(400);
+    expect(valueless.body.error).toMatchObject({ code: 'parameter_missing', param: 'percent_off' });
+  });
+
   it('refuses a bad event without writing anything', async () => {
     const before = await api.get('/v1/events?limit=100');
     const missing = await api.post('/v1/events', { name: 'No date' });

@@ -3622,10 +3622,10 @@ export interface operations {
                      * Format: date-time
                      * @example 2027-07-01T20:00:00Z
                      */
-                    ends_at?: string;
-                    description?: string;
+                    ends_at?: string | null;
+                    description?: string | null;
                     /** @example org_01JD3W9ZQ4X8V5K2M7N6P1R0ST */
-                    organization_id?: string;
+                    organization_id?: string | null;
                     /** @description Where the event takes place. */
                     venue?: {
                         /** @example Paradiso */
@@ -3641,9 +3641,9 @@ export interface operations {
                          * @example Europe/Amsterdam
                          */
                         timezone?: string;
-                    };
+                    } | null;
                     /** @example music */
-                    category?: string;
+                    category?: string | null;
                     /**
                      * @example [
                      *       "jazz",
@@ -4654,22 +4654,22 @@ export interface operations {
                      * Format: date-time
                      * @example 2027-07-01T20:00:00Z
                      */
-                    sales_start_at?: string;
+                    sales_start_at?: string | null;
                     /**
                      * Format: date-time
                      * @example 2027-07-01T20:00:00Z
                      */
-                    sales_end_at?: string;
+                    sales_end_at?: string | null;
                     /**
                      * @description Defaults to 1.
                      * @example 1
                      */
                     min_per_order?: number;
                     /**
-                     * @description No maximum when left out.
+                     * @description No maximum when left out or null.
                      * @example 8
                      */
-                    max_per_order?: number;
+                    max_per_order?: number | null;
                     /** @description Seated tiers sell the seats mapped to them in the seat map. Defaults to false. */
                     seated?: boolean;
                     /**
@@ -5116,17 +5116,17 @@ export interface operations {
                 "application/json": {
                     /** @example Northside Promotions */
                     name: string;
-                    description?: string;
+                    description?: string | null;
                     /**
                      * Format: uri
                      * @example https://northside.example
                      */
-                    website?: string;
+                    website?: string | null;
                     /**
                      * Format: email
                      * @example box-office@northside.example
                      */
-                    contact_email?: string;
+                    contact_email?: string | null;
                 };
             };
         };
@@ -5637,22 +5637,22 @@ export interface operations {
                      * @description Leave out for an automatic discount, applied only through its triggers.
                      * @example SUMMER25
                      */
-                    code?: string;
+                    code?: string | null;
                     /**
                      * @description Percent off each qualifying ticket, rounded down per line. Give this or amount_off.
                      * @example 25
                      */
-                    percent_off?: number;
+                    percent_off?: number | null;
                     /**
                      * @description Minor units off the order, once, spread over the qualifying tickets and capped at their price. Needs currency.
                      * @example 500
                      */
-                    amount_off?: number;
+                    amount_off?: number | null;
                     /**
                      * @description ISO 4217 code of amount_off; must be the currency of what the discount applies to.
                      * @example EUR
                      */
-                    currency?: string;
+                    currency?: string | null;
                     /** @description A ticket qualifies through its event or its tier. Left out, or both lists empty: everything. On update it replaces both lists. */
                     applies_to?: {
                         /**
@@ -5670,16 +5670,16 @@ export interface operations {
                     };
                     /**
                      * Format: date-time
-                     * @description Left out: valid at once.
+                     * @description Left out or null: valid at once.
                      * @example 2027-07-01T20:00:00Z
                      */
-                    valid_from?: string;
+                    valid_from?: string | null;
                     /**
                      * Format: date-time
-                     * @description Exclusive; after valid_from. Left out: no end.
+                     * @description Exclusive; after valid_from. Left out or null: no end.
                      * @example 2027-07-01T20:00:00Z
                      */
-                    valid_until?: string;
+                    valid_until?: string | null;
                     /**
                      * @description Paid orders it may ever be used for. Null or left out: unlimited.
                      * @example 500
@@ -7132,7 +7132,7 @@ export interface operations {
                          */
                         email: string;
                         /** @example Ann Lee */
-                        name?: string;
+                        name?: string | null;
                     };
                     /**
                      * @description An existing customer as the holder. Give this or customer.
@@ -7348,7 +7348,7 @@ export interface operations {
                          */
                         email: string;
                         /** @example Ann Lee */
-                        name?: string;
+                        name?: string | null;
                     };
                     /**
                      * @description An existing customer as the holder. Give this or customer.
@@ -8316,7 +8316,7 @@ export interface operations {
                          */
                         email: string;
                         /** @example Ann Lee */
-                        name?: string;
+                        name?: string | null;
                     };
                     /**
                      * @description An existing customer as the holder. Give this or customer.
@@ -9243,7 +9243,7 @@ export interface operations {
                      */
                     email: string;
                     /** @example Ann Lee */
-                    name?: string;
+                    name?: string | null;
                 };
             };
         };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { customerResource, presentCustomer } from '../presenters/customer.presenter';
 import { listOf, plannedResource } from '../presenters/resource.schema';
-import { emailAddress, text } from '../validation/fields';
+import { absentOrNull, emailAddress, text } from '../validation/fields';
 import { listQuery } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
@@ -13,7 +13,7 @@ const segmentCustomer = plannedResource('customer');
 const customerEmail = emailAddress.meta({ example: 'ann@example.com' });
 
 export const newCustomer = z
-  .strictObject({ email: customerEmail, name: text(200).optional().meta({ example: 'Ann Lee' }) })
+  .strictObject({ email: customerEmail, name: absentOrNull(text(200)).meta({ example: 'Ann Lee' }) })
   .meta({ example: { email: 'ann@example.com', name: 'Ann Lee' } });
 
 export const customersRoutes = [

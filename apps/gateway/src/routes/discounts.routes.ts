@@ -3,7 +3,7 @@ import type { catalogV1 } from '@ticketing/contracts';
 import { toListEnvelope } from '@ticketing/pagination';
 import { discountResource, discountTriggerResource, presentDiscount, presentDiscountTrigger } from '../presenters/discount.presenter';
 import { deletedResource, listOf } from '../presenters/resource.schema';
-import { cleared, currency, dateTime, discountCode, missing, patchBody, resourceId, wholeNumber, type Issues } from '../validation/fields';
+import { absentOrNull, cleared, currency, dateTime, discountCode, missing, patchBody, resourceId, wholeNumber, type Issues } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { uniqueItems } from '../validation/unique-items';
 import { defineRoute, secretKey } from './route';
@@ -31,17 +31,15 @@ function windowIssue(ctx: Issues, from: string | null | undefined, until: string
 
 const createDiscountBody = z
   .strictObject({
-    code: code.optional().meta({ description: 'Leave out for an automatic discount, applied only through its triggers.' }),
-    percent_off: wholeNumber(1, 100).optional().meta({ description: 'Percent off each qualifying ticket, rounded down per line. Give this or amount_off.', example: 25 }),
-    amount_off: wholeNumber(1, 1_000_000_000_000)
-      .optional()
-      .meta({ description: 'Minor units off the order, once, spread over the qualifying tickets and capped at their price. Needs currency.', example: 500 }),
-    currency: currency.optional().meta({ description: 'ISO 4217 code of amount_off; must be the currency of what the discount applies to.' }),
+    code: absentOrNull(code).meta({ description: 'Leave out for an automatic discount, applied only through its triggers.' }),
+    percent_off: absentOrNull(wholeNumber(1, 100)).meta({ description: 'Percent off each qualifying ticket, rounded down per line. Give this or amount_off.', example: 25 }),
+    amount_off: absentOrNull(wholeNumber(1, 1_000_000_000_000)).meta({ description: 'Minor units off the order, once, spread over the qualifying tickets and capped at their price. Needs currency.', example: 500 }),
+    currency: absentOrNull(currency).meta({ description: 'ISO 4217 code of amount_off; must be the currency of what the discount applies to.' }),
     applies_to: appliesTo.optional(),
-    valid_from: dateTime.optional().meta({ description: 'Left out: valid at once.' }),
-    valid_until: dateTime.optional().meta({ description: 'Exclusive; after valid_from. Left out: no end.' }),
-    max_redemptions: redemptionLimit.nullable().optional().meta({ description: 'Paid orders it may ever be used for. Null or left out: unlimited.', example: 500 }),
-    max_redemptions_per_customer: redemptionLimit.nullable().optional().meta({ description: 'Paid orders per customer. Null or left out: unlimited.', example: 1 }),
+    valid_from: absentOrNull(dateTime).meta({ description: 'Left out or null: valid at once.' }),
+    valid_until: absentOrNull(dateTime).meta({ description: 'Exclusive; after valid_from. Left out or null: no end.' }),
+    max_redemptions: absentOrNull(redemptionLimit).meta({ description: 'Paid orders it may ever be used for. Null or left out: unlimited.', example: 500 }),
+    max_redemptions_per_customer: absentOrNull(redemptionLimit).meta({ description: 'Paid orders per customer. Null or left out: unlimited.', example: 1 }),
   })
   .superRefine((body, ctx) => {
     if (body.percent_off === undefined && body.amount_off === undefined) missing(ctx, 'percent_off', 'Give percent_off or amount_off');
@@ -136,7 +134,7 @@ function triggerCondition(body: CreateTriggerBody): catalogV1.CreateDiscountTrig
 const appliesToRequest = (value: z.output<typeof appliesTo> | undefined): catalogV1.DiscountAppliesTo | undefined =>
   value && { event_ids: value.event_ids ?? [], tier_ids: value.tier_ids ?? [] };
 
-/** proto3 has no null: 0 asks for "unlimited". */
+/** proto3 has no null: 0 asks an update for "unlimited". */
 const limit = (value: number | null | undefined) => (value === null ? 0 : value);
 
 export const discountsRoutes = [
@@ -171,8 +169,8 @@ export const discountsRoutes = [
           applies_to: appliesToRequest(body.applies_to),
           valid_from: body.valid_from ?? '',
           valid_until: body.valid_until ?? '',
-          max_redemptions: limit(body.max_redemptions),
-          max_redemptions_per_customer: limit(body.max_redemptions_per_customer),
+          max_redemptions: body.max_redemptions,
+          max_redemptions_per_customer: body.max_redemptions_per_customer,
         }),
       ),
   }),

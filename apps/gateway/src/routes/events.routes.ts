@@ -4,7 +4,7 @@ import { EVENT_STATUSES } from '@ticketing/contracts';
 import { eventResource, presentEvent, presentSimilarEvent, similarEventResource } from '../presenters/event.presenter';
 import { listOf } from '../presenters/resource.schema';
 import { presentSeatMap, seatMapResource } from '../presenters/seat-map.presenter';
-import { anyId, cleared, clearableText, currency, dateTime, patchBody, resourceId, text, upTo, wholeNumber } from '../validation/fields';
+import { absentOrNull, anyId, cleared, clearableText, currency, dateTime, patchBody, resourceId, text, upTo, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
@@ -36,11 +36,11 @@ const description = upTo(5000);
 const createEventBody = z.strictObject({
   name: text(200).meta({ example: 'Harbour Lights' }),
   starts_at: dateTime,
-  ends_at: dateTime.optional(),
-  description: description.optional(),
-  organization_id: resourceId('org').optional(),
-  venue: venueBody.optional(),
-  category: category.optional(),
+  ends_at: absentOrNull(dateTime),
+  description: absentOrNull(description),
+  organization_id: absentOrNull(resourceId('org')),
+  venue: absentOrNull(venueBody),
+  category: absentOrNull(category),
   tags: tags.optional(),
   currency: currency.optional().meta({ description: 'ISO 4217; defaults to USD. Every tier is priced in it.' }),
   waiting_room: waitingRoomBody.optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { toListEnvelope } from '@ticketing/pagination';
 import { organizationResource, presentOrganization } from '../presenters/organization.presenter';
 import { listOf } from '../presenters/resource.schema';
-import { cleared, clearableText, emailAddress, patchBody, text, upTo } from '../validation/fields';
+import { absentOrNull, cleared, clearableText, emailAddress, patchBody, text, upTo } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
@@ -13,9 +13,9 @@ const contactEmail = emailAddress.meta({ example: 'box-office@northside.example'
 
 const createOrganizationBody = z.strictObject({
   name: text(200).meta({ example: 'Northside Promotions' }),
-  description: upTo(5000).optional(),
-  website: website.optional(),
-  contact_email: contactEmail.optional(),
+  description: absentOrNull(upTo(5000)),
+  website: absentOrNull(website),
+  contact_email: absentOrNull(contactEmail),
 }).meta({ example: { name: 'Northside Promotions', website: 'https://northside.example', contact_email: 'box-office@northside.example' } });
 
 const updateOrganizationBody = patchBody({

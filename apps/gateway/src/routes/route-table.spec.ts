@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Scope } from '@ticketing/auth';
 import { routeTable } from './index';
 import { inMatchingOrder } from './route-order';
@@ -175,5 +176,21 @@ describe('the route table', () => {
       if (first !== undefined) expect(['id', 'prefix', 'kind']).toContain(first);
       for (const name of nested) expect(name).toMatch(/^[a-z]+Id$/);
     }
+  });
+
+  it('takes null, as not given, for every optional field of a create body that its answer gives as null when unset', () => {
+    const takesNull = (field: z.ZodType) => field.safeParse(null).success;
+    const checked: string[] = [];
+    for (const route of routeTable.filter((candidate) => candidate.method === 'post' && candidate.body && candidate.response instanceof z.ZodObject)) {
+      const answer = (route.response as z.ZodObject).shape;
+      for (const [name, field] of Object.entries(route.body!.shape)) {
+        const optional = field.safeParse(undefined).success;
+        if (!optional || !(name in answer) || !takesNull(answer[name]!)) continue;
+        checked.push(`${route.operationId}.${name}`);
+        expect({ field: `${route.operationId}.${name}`, takesNull: takesNull(field) }).toEqual({ field: `${route.operationId}.${name}`, takesNull: true });
+        expect({ field: `${route.operationId}.${name}`, parsed: field.parse(null) }).toEqual({ field: `${route.operationId}.${name}`, parsed: undefined });
+      }
+    }
+    expect(checked).toEqual(expect.arrayContaining(['createEvent.ends_at', 'createTier.max_per_order', 'createOrganization.website', 'createDiscount.code', 'createCustomer.name']));
   });
 });

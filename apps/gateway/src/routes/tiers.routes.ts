@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { toListEnvelope } from '@ticketing/pagination';
 import { listOf } from '../presenters/resource.schema';
 import { presentTier, tierResource } from '../presenters/tier.presenter';
-import { amount, currency, dateTime, patchBody, text, wholeNumber } from '../validation/fields';
+import { absentOrNull, amount, currency, dateTime, patchBody, text, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
@@ -15,10 +15,10 @@ const createTierBody = z.strictObject({
   price: amount,
   capacity: wholeNumber(0, 10_000_000).meta({ example: 500 }),
   currency: currency.optional().meta({ description: 'When given, must be the event’s currency.' }),
-  sales_start_at: dateTime.optional(),
-  sales_end_at: dateTime.optional(),
+  sales_start_at: absentOrNull(dateTime),
+  sales_end_at: absentOrNull(dateTime),
   min_per_order: perOrder.optional().meta({ description: 'Defaults to 1.', example: 1 }),
-  max_per_order: perOrder.optional().meta({ description: 'No maximum when left out.', example: 8 }),
+  max_per_order: absentOrNull(perOrder).meta({ description: 'No maximum when left out or null.', example: 8 }),
   seated: z.boolean().optional().meta({ description: 'Seated tiers sell the seats mapped to them in the seat map. Defaults to false.' }),
   rank: wholeNumber(0, 1000).optional().meta({ description: 'Higher is better; upgrades go to a higher rank. Defaults to 0.', example: 1 }),
 }).meta({ example: { name: 'General admission', price: 4500, capacity: 500, sales_start_at: '2027-03-01T10:00:00Z', max_per_order: 8 } });

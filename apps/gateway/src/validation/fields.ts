@@ -54,6 +54,12 @@ export const anyId = z.string().min(1, 'must not be empty').max(255, 'must be an
 
 export const resourceId = (prefix: string) => anyId.regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`), `must be an id starting with ${prefix}_`).meta({ example: `${prefix}_01JD3W9ZQ4X8V5K2M7N6P1R0ST` });
 
+/**
+ * A create body's optional field that also takes null, meaning "not given": a client may send
+ * back the null that GET answers for the field unset. (On PATCH, null clears instead.)
+ */
+export const absentOrNull = <TSchema extends z.ZodType>(schema: TSchema) => schema.nullable().optional().transform((value) => value ?? undefined);
+
 /** A strict PATCH body that must change something. */
 export function patchBody<TShape extends z.ZodRawShape>(shape: TShape) {
   return z.strictObject(shape).refine((body) => Object.values(body).some((value) => value !== undefined), {
