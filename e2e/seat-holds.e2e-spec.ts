@@ -142,8 +142,12 @@ describe('seat holds through the gateway', () => {
 
       const reused = await api.post(`/v1/events/${eventId}/tickets`, seatedSale(tierId, hold.id, 2, 'bo@example.com'));
       expect(reused.status).toBe(409);
-      expect(reused.body.error).toMatchObject({ code: 'seat_hold_unavailable', param: 'seat_hold_id' });
-      expect((await api.delete(`/v1/events/${eventId}/seats/hold/${hold.id}`)).body.error).toMatchObject({ code: 'seat_hold_unavailable' });
+      const sold = `Seat hold '${hold.id}' was sold by issuance '${issued.body.id}'; its seats are sold.`;
+      expect(reused.body.error).toMatchObject({ code: 'seat_hold_unavailable', param: 'seat_hold_id', message: sold });
+      // The release names the hold in its URL: no param.
+      const release = (await api.delete(`/v1/events/${eventId}/seats/hold/${hold.id}`)).body.error;
+      expect(release).toMatchObject({ code: 'seat_hold_unavailable', message: sold });
+      expect(release).not.toHaveProperty('param');
       const again = await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:B:4'] });
       expect(again.body.error).toMatchObject({ code: 'seats_unavailable', message: "Seat 'Stalls:B:4' is already taken; no seat was held." });
       expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ sold: 2, held: 0 });

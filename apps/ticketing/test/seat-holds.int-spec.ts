@@ -145,7 +145,8 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
     expect(await holds.take(who.tenant, held.id, 'iss_second', new Date())).toBe(false);
     await expect(releaseHold.execute(who.tenant, { event_id: eventId, hold_id: held.id })).rejects.toMatchObject({
       code: 'seat_hold_unavailable',
-      message: `Seat hold '${held.id}' was used by issuance 'iss_never_recorded'; hold the seats again.`,
+      message: `Seat hold '${held.id}' is being sold by issuance 'iss_never_recorded'; if that issuance is refused, the hold is free again until it expires.`,
+      param: undefined,
     });
 
     const sweepAt = async (msAfterExpiry: number) => new ExpireSeatHoldsUseCase(prisma, () => new Date(held.expires_at.getTime() + msAfterExpiry)).execute();
@@ -207,5 +208,51 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
     expect(refused.every((outcome) => (outcome as PromiseRejectedResult).reason.code === 'seats_unavailable')).toBe(true);
     expect(held.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('answers holds claiming shared seats in opposite orders 409, never with a deadlock', async () => {
+    const who = newTenant();
+    const { eventId, tierId } = seatedEvent(who.tenant, 1, 4);
+    const waitingOnLocks = async (count: number) => {
+      for (;;) {
+        const [{ waiting }] = await prisma.$queryRaw<[{ waiting: number }]>`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+        if (waiting >= count) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    // A transaction that has claimed S:1:4 and not yet committed stalls the first hold after its first seat.
+    let rollBack!: () => void;
+    const stalling = prisma
+      .$transaction(async (tx) => {
+        await new SeatHoldRepository(tx).create(who.tenant, { id: newId('hold'), event_id: eventId, seats: [{ id: 'S:1:4', tier_id: tierId }], created_at: new Date(), expires_at: new Date(Date.now() + 60_000) });
+        await new Promise<void>((resolve) => (rollBack = resolve));
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const first = hold(who, eventId, ['S:1:1', 'S:1:4', 'S:1:3']);
+    await waitingOnLocks(1);
+    // The second names two of its seats the other way round: claimed in that order, it would take
+    // S:1:3 and wait for S:1:1, while the first, once S:1:4 is free, waits for S:1:3.
+    const second = hold(who, eventId, ['S:1:3', 'S:1:1']);
+    await waitingOnLocks(2);
+    rollBack();
+    await stalling;
+    const outcomes = await Promise.allSettled([first, second]);
+    expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'held' : (outcome.reason as { code?: string }).code ?? String(outcome.reason)))).toEqual(['held', 'seats_unavailable']);
+    expect(await claimedSeats(eventId)).toEqual(['S:1:1', 'S:1:3', 'S:1:4']);
+  });
+
+  it('refuses a hold whose seats sell under two tiers, which no issuance could sell, and holds nothing', async () => {
+    const who = newTenant();
+    const { eventId, seats } = seatedEvent(who.tenant, 1, 2);
+    const { tierId: circle } = catalogSide.double.addTier(who.tenant, { price: 9000, capacity: 2, eventId });
+    const [circleSeat] = catalogSide.double.addSeats(eventId, circle, 1, 2, 'Circle');
+    await expect(hold(who, eventId, [seats[0]!, circleSeat!])).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'seats',
+      message: expect.stringContaining(`'${circleSeat}' under '${circle}'. Hold each tier's seats separately.`),
+    });
+    expect(await claimedSeats(eventId)).toEqual([]);
   });
 });

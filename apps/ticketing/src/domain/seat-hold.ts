@@ -54,17 +54,40 @@ export function validSeatHoldRequest(command: { event_id: string; seat_ids: stri
   };
 }
 
+/**
+ * A hold's seats all sell under one tier, as the issuance that sells them does: a hold mixing
+ * tiers could never be sold, and would keep its seats from everyone until it expired.
+ */
+export function assertOneTier(seats: readonly HeldSeat[]): void {
+  const [first] = seats;
+  const other = seats.find((seat) => seat.tier_id !== first!.tier_id);
+  if (!other) return;
+  throw new ApiError(
+    'parameter_invalid',
+    `A hold's seats must all sell under one tier, as an issuance sells one tier: '${first!.id}' sells under '${first!.tier_id}', '${other.id}' under '${other.tier_id}'. Hold each tier's seats separately.`,
+    { param: 'seats' },
+  );
+}
+
 /** Some of the seats are held or sold already: nothing was held, and the client learns which. */
 export function seatsUnavailable(taken: readonly string[]): ApiError {
   const names = taken.map((seat) => `'${seat}'`).join(', ');
   return new ApiError('seats_unavailable', `${taken.length === 1 ? 'Seat' : 'Seats'} ${names} ${taken.length === 1 ? 'is' : 'are'} already taken; no seat was held.`, { param: 'seats' });
 }
 
-/** The hold cannot be used or released: it ended, or an issuance took it. */
-export function seatHoldUnavailable(hold: TicketingSeatHold, at: Date): ApiError {
-  const user = hold.issuance_id ?? hold.taken_by;
-  const why = user ? `was used by issuance '${user}'` : hold.status === 'active' && hold.expires_at <= at ? 'has expired' : `is ${hold.status}`;
-  return new ApiError('seat_hold_unavailable', `Seat hold '${hold.id}' ${why}; hold the seats again.`, { param: 'seat_hold_id' });
+/**
+ * The hold cannot be used or released: it ended, or an issuance took it. `param`: the request
+ * field that named the hold (none when the URL did, as in a release).
+ */
+export function seatHoldUnavailable(hold: TicketingSeatHold, at: Date, param: string | null = 'seat_hold_id'): ApiError {
+  const issuance = hold.issuance_id ?? hold.taken_by;
+  const why =
+    hold.status === 'sold'
+      ? `was sold by issuance '${issuance}'; its seats are sold`
+      : issuance
+        ? `is being sold by issuance '${issuance}'; if that issuance is refused, the hold is free again until it expires`
+        : `${hold.status === 'active' && hold.expires_at <= at ? 'has expired' : `is ${hold.status}`}; hold the seats again`;
+  return new ApiError('seat_hold_unavailable', `Seat hold '${hold.id}' ${why}.`, { param: param ?? undefined });
 }
 
 /**

@@ -60,6 +60,8 @@ export class SeatHoldRepository {
         INSERT INTO seat_claims (event_id, seat_id, account_id, mode, tier_id, hold_id)
         SELECT hold.event_id, seat.id, hold.account_id, hold.mode, seat.tier_id, hold.id
           FROM hold, unnest(${seatIds}::text[], ${tierIds}::text[]) AS seat (id, tier_id)
+         -- One order for every hold: two holds claiming shared seats in opposite orders would deadlock.
+         ORDER BY seat.id
         ON CONFLICT (event_id, seat_id) DO NOTHING
         RETURNING seat_id)
       SELECT hold.*, ARRAY(SELECT seat_id FROM claimed) AS claimed FROM hold`;

@@ -98,12 +98,15 @@ export class CatalogDouble {
   }
 
   /** Makes the tier seated and gives its event a seat map: `rows` rows of `perRow` seats in section "S", all of the tier. */
-  addSeats(eventId: string, tierId: string, rows: number, perRow: number): string[] {
+  /** Maps seats `<section>:<row>:<seat>` of the event to the tier, beside any it already has. */
+  addSeats(eventId: string, tierId: string, rows: number, perRow: number, section = 'S'): string[] {
     this.tiers.get(tierId)!.tier.seated = true;
-    const seats = new Map<string, string>();
-    for (let row = 1; row <= rows; row++) for (let seat = 1; seat <= perRow; seat++) seats.set(`S:${row}:${seat}`, tierId);
+    const seats = this.seats.get(eventId) ?? new Map<string, string>();
+    const added: string[] = [];
+    for (let row = 1; row <= rows; row++) for (let seat = 1; seat <= perRow; seat++) added.push(`${section}:${row}:${seat}`);
+    for (const seatId of added) seats.set(seatId, tierId);
     this.seats.set(eventId, seats);
-    return [...seats.keys()];
+    return added;
   }
 
   counters(tierId: string): { held: number; sold: number } {

@@ -2,13 +2,13 @@ import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { newId } from '@ticketing/ids';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
-import { MAX_SEATS_PER_HOLD, seatsUnavailable, validSeatHoldRequest, type TicketingSeatHold } from '../../domain/seat-hold';
+import { assertOneTier, MAX_SEATS_PER_HOLD, seatsUnavailable, validSeatHoldRequest, type TicketingSeatHold } from '../../domain/seat-hold';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { announceEnded, announceHeld } from './seat-hold-messages';
 
 /**
  * Holds seats all or none (decision 0033). Catalog's seat map says which tier each seat sells
- * under (and refuses seats it does not have); then one transaction ends any hold on these seats
+ * under (and refuses seats it does not have), which must be one tier; then one transaction ends any hold on these seats
  * whose time is up (the sweeper would, a little later), claims every seat and publishes
  * `seat.held`. If any seat is taken the transaction rolls back, so nothing is held, and the
  * refusal names the taken seats.
@@ -23,6 +23,7 @@ export class CreateSeatHoldUseCase {
   async execute(claims: InternalClaims, tenant: Tenant, command: { event_id: string; seat_ids: string[]; ttl_seconds: number }): Promise<TicketingSeatHold> {
     const request = validSeatHoldRequest(command);
     const seats = await this.catalog.locateSeats(claims, request.event_id, request.seat_ids);
+    assertOneTier(seats);
     const now = this.clock();
     return this.prisma.$transaction(async (tx) => {
       const holds = new SeatHoldRepository(tx);

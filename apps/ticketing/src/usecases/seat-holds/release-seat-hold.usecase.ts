@@ -27,7 +27,7 @@ export class ReleaseSeatHoldUseCase {
         const existing = await holds.find(tenant, holdId, eventId);
         if (!existing) throw ApiError.resourceMissing('seat_hold', holdId);
         // Taken by an issuance: its seats are being sold, or are sold.
-        if (existing.issuance_id || existing.taken_by) throw seatHoldUnavailable(existing, this.clock());
+        if (existing.issuance_id || existing.taken_by) throw seatHoldUnavailable(existing, this.clock(), null);
         if (existing.status !== 'active') return existing;
         // Active and free again: an issuance that had taken it let go of it in between. Release it now.
       }
