@@ -151,6 +151,21 @@ describe('identity: listing and revoking keys (real PostgreSQL, Redis and gRPC)'
       expect((await readCache(manager.secret)).entry).toBeNull();
     });
 
+    it('lets only one of two keys revoking each other at once succeed, and a key revoked meanwhile mint nothing', async () => {
+      for (let round = 0; round < 5; round++) {
+        const left = await identity.mint(account.id, account.testRoot, { label: `left ${round}`, scopes: ['keys:manage'] });
+        const right = await identity.mint(account.id, account.testRoot, { label: `right ${round}`, scopes: ['keys:manage'] });
+        const outcomes = await Promise.allSettled([identity.revokeApiKey(left.claims, right.record.prefix), identity.revokeApiKey(right.claims, left.record.prefix)]);
+        const answers = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'revoked' : (outcome.reason as { code?: string }).code));
+        expect(answers.sort()).toEqual(['invalid_api_key', 'revoked']);
+        const active = await Promise.all([left, right].map(async (key) => !(await identity.verifyApiKey({ key_hash: hashApiKey(key.secret) })).revoked));
+        expect(active.filter(Boolean)).toHaveLength(1);
+      }
+      const revoked = await identity.mint(account.id, account.testRoot, { label: 'about to go', scopes: ['keys:manage'] });
+      await identity.revokeApiKey(account.testRoot.claims, revoked.record.prefix);
+      await expect(identity.createApiKey(revoked.claims, { label: 'from a revoked key', scopes: [] })).rejects.toMatchObject({ code: 'invalid_api_key', status: 401 });
+    });
+
     it("answers 404 for a key of the other mode, of another account, or unknown, and changes nothing", async () => {
       const testKey = await identity.mint(account.id, account.testRoot, { label: 'test side', scopes: ['events:read'] });
       const liveKey = await identity.mint(account.id, account.liveRoot!, { label: 'live side', scopes: ['events:read'] });

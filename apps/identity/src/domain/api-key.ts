@@ -1,3 +1,4 @@
+import { ApiError } from '@ticketing/errors';
 import type { KeyKind, Mode } from '@ticketing/auth';
 
 /**
@@ -21,4 +22,12 @@ export interface ApiKeyRecord {
 export interface MintedApiKey {
   key: ApiKeyRecord;
   secret: string;
+}
+
+/**
+ * The key a request came with was revoked while it ran (the gateway checked it just before): a
+ * revoked key changes nothing, so two keys revoking each other at once cannot both succeed.
+ */
+export function callingKeyRevoked(): ApiError {
+  return new ApiError('invalid_api_key', 'The API key this request used was revoked while it ran; nothing was changed. Send it with an active key.');
 }

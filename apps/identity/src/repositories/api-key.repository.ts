@@ -60,6 +60,11 @@ export class ApiKeyRepository {
     return row && toRecord(row);
   }
 
+  /** Whether the key exists and is not revoked. */
+  async isActive(id: string): Promise<boolean> {
+    return (await this.db.apiKey.count({ where: { id, revoked_at: null } })) === 1;
+  }
+
   /** Hashes of the account's active keys in both modes: the gateway's cache entries are named by them. */
   async activeKeyHashes(accountId: string): Promise<string[]> {
     const rows = await this.db.apiKey.findMany({ where: { account_id: accountId, revoked_at: null }, select: { key_hash: true } });

@@ -19,7 +19,7 @@ export class CreateApiKeyUseCase {
     let secret: string | null = null;
     const key = await retryingPrefixCollision(() =>
       this.prisma.$transaction(async (tx) => {
-        const minted = await mintApiKey(tx, tenant.accountId, caller, request);
+        const minted = await mintApiKey(tx, tenant.accountId, caller, request, callingKey.id);
         secret = minted.secret;
         return minted.key;
       }, MINTING_TRANSACTION_OPTIONS),

@@ -2,7 +2,7 @@ import { generateApiKey } from '@ticketing/auth';
 import { isUniqueViolation } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import type { IdentityDb } from '../../db';
-import type { MintedApiKey } from '../../domain/api-key';
+import { callingKeyRevoked, type MintedApiKey } from '../../domain/api-key';
 import { decideKeyMinting, type KeyRequest, type MintingCaller } from '../../domain/key-minting';
 import { AccountRepository } from '../../repositories/account.repository';
 import { ApiKeyRepository } from '../../repositories/api-key.repository';
@@ -13,12 +13,15 @@ export const MINTING_TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 };
 /**
  * Mints a key for the account inside the open transaction. The account row stays locked until
  * the transaction ends, so the active-key count and the insert that relies on it are one step
- * for every concurrent minting: the limit holds under any concurrency.
+ * for every concurrent minting: the limit holds under any concurrency. `callingKeyId`: the key
+ * the request came with (none for the operator's command), which must still be active then: a
+ * key revoked meanwhile mints nothing.
  */
-export async function mintApiKey(tx: IdentityDb, accountId: string, caller: MintingCaller, request: KeyRequest): Promise<MintedApiKey> {
+export async function mintApiKey(tx: IdentityDb, accountId: string, caller: MintingCaller, request: KeyRequest, callingKeyId?: string): Promise<MintedApiKey> {
   const account = await new AccountRepository(tx).lockForUpdate(accountId);
   if (!account) throw ApiError.resourceMissing('account', accountId);
   const keys = new ApiKeyRepository(tx);
+  if (callingKeyId !== undefined && !(await keys.isActive(callingKeyId))) throw callingKeyRevoked();
   const spec = decideKeyMinting({ caller, account, request, activeKeys: await keys.countActiveInAccount(accountId) });
   const generated = generateApiKey(spec.kind, spec.mode);
   const key = await keys.create(
