@@ -254,6 +254,20 @@ describe('per client address', () => {
     expectRateLimited(await call(gateway, 'GET', '/v1/account', { from: another }), 2);
     expect((await call(gateway, 'GET', '/v1/account', { key: valid, from: another })).status).toBe(200);
   });
+
+  it('does not count a revoked key as a failed authentication: a backend rotating its key keeps the budget of its address for the new one', async () => {
+    const from = newClientAddress();
+    const old = secretKey([]);
+    identity.revoke(old);
+    // Workers not yet rolled out go on sending the old key, more often than the budget (2) allows.
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const refused = await call(gateway, 'GET', '/v1/account', { key: old, from });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error).toMatchObject({ code: 'invalid_api_key', message: 'This API key has been revoked.' });
+      expect(refused.headers.get('ratelimit-limit')).toBeNull();
+    }
+    expect((await call(gateway, 'GET', '/v1/account', { key: secretKey([]), from })).status).toBe(200);
+  });
 });
 
 describe('when the limiter cannot reach Redis', () => {

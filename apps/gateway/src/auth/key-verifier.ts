@@ -24,8 +24,19 @@ function invalidKey(): ApiError {
   return new ApiError('invalid_api_key', 'Invalid API key provided.');
 }
 
+/**
+ * A key that was real and is revoked: still `invalid_api_key` to the caller, but no guess, so it
+ * does not count against its address's failed authentications (decision 0022). A backend still
+ * rolling out a rotated key would otherwise spend that budget and lock its new key out.
+ */
+export class RevokedApiKeyError extends ApiError {
+  constructor() {
+    super('invalid_api_key', 'This API key has been revoked.');
+  }
+}
+
 function revokedKey(): ApiError {
-  return new ApiError('invalid_api_key', 'This API key has been revoked.');
+  return new RevokedApiKeyError();
 }
 
 /** A revocation tombstone is honoured whatever else identity wrote into it. */

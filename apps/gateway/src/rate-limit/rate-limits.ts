@@ -3,6 +3,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { CachedKey } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { answeredWithin, type RedisClient } from '@ticketing/redis';
+import { RevokedApiKeyError } from '../auth/key-verifier';
 import { requestState } from '../http/request-state';
 import type { Route } from '../routes/route';
 import { bucketOf, type Bucket, type Budget, type KeyBucket, type RateLimitSettings } from './budgets';
@@ -94,15 +95,16 @@ export class RateLimits {
 
   /**
    * Right after authentication: an invalid key counts against its address's failed-authentication
-   * budget, and a request without a key against its address's public budget, as any request no
-   * key vouches for; the 401 then goes on with that budget's headers.
+   * budget (a revoked one does not: it is no guess), and a request without a key against its
+   * address's public budget, as any request no key vouches for; the 401 then goes on with that
+   * budget's headers.
    */
   readonly countFailedAuthentication: ErrorRequestHandler = async (error: unknown, req: Request, res, next) => {
     if (error instanceof ApiError && error.code === 'missing_api_key') {
       await this.countPerClient(req, res).then(() => next(error), next);
       return;
     }
-    if (error instanceof ApiError && error.code === 'invalid_api_key') {
+    if (error instanceof ApiError && error.code === 'invalid_api_key' && !(error instanceof RevokedApiKeyError)) {
       const budget = this.settings.budgets.failed_authentication;
       const penalty = this.limiter('failed_authentication', budget).penalty(clientAddress(req));
       const state = await answeredWithin(penalty, COUNT_TIMEOUT_MS).catch((storeError: unknown) => {
