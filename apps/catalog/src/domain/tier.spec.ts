@@ -1,6 +1,7 @@
 import {
   assertConsistentTier,
   assertEventCurrency,
+  assertSalesWindowBeforeStart,
   MAX_CAPACITY,
   MAX_PRICE,
   validCapacity,
@@ -123,5 +124,16 @@ describe('assertEventCurrency', () => {
       expect.objectContaining({ code: 'parameter_invalid', param: 'currency', message: 'currency must be an ISO 4217 currency code such as EUR.' }),
     );
     expect(() => assertEventCurrency('', 'EUR')).toThrow(expect.objectContaining({ param: 'currency' }));
+  });
+
+  it('refuses sales that start at or after the event without an end of their own: the window would be empty', () => {
+    const eventStartsAt = new Date('2027-09-01T20:00:00Z');
+    const startingAt = (iso: string | null, end: Date | null = null) => () => assertSalesWindowBeforeStart({ sales_start_at: iso === null ? null : new Date(iso), sales_end_at: end }, eventStartsAt);
+    expect(startingAt('2027-09-01T20:00:00Z')).toThrow(expect.objectContaining({ code: 'parameter_invalid', param: 'sales_start_at' }));
+    expect(startingAt('2027-10-01T00:00:00Z')).toThrow(expect.objectContaining({ param: 'sales_start_at' }));
+    expect(startingAt('2027-09-01T19:59:59Z')).not.toThrow();
+    expect(startingAt(null)).not.toThrow();
+    // Door sales: their own end, after the start.
+    expect(startingAt('2027-09-01T20:00:00Z', new Date('2027-09-01T23:00:00Z'))).not.toThrow();
   });
 });

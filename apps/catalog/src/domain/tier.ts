@@ -51,6 +51,19 @@ export function assertConsistentTier(tier: Pick<TierSettings, 'sales_start_at' |
   }
 }
 
+/**
+ * Without its own end a tier sells until its event starts, so its sales must start before then:
+ * otherwise its window is empty and it could never sell.
+ */
+export function assertSalesWindowBeforeStart(tier: Pick<TierSettings, 'sales_start_at' | 'sales_end_at'>, eventStartsAt: Date): void {
+  if (tier.sales_end_at !== null || tier.sales_start_at === null || tier.sales_start_at < eventStartsAt) return;
+  throw new ApiError(
+    'parameter_invalid',
+    `sales_start_at must be before the event starts at ${eventStartsAt.toISOString()}: without sales_end_at, a tier sells until its event starts. Give sales_end_at to sell after the start.`,
+    { param: 'sales_start_at' },
+  );
+}
+
 /** A tier is priced in its event's currency; a different one is a mistake worth refusing. */
 export function assertEventCurrency(requested: string | undefined, eventCurrency: string): void {
   if (requested !== undefined && currencyCode(requested) !== eventCurrency) {

@@ -7,6 +7,7 @@ import { toTierFacts } from '../../domain/event-facts';
 import { assertEditable } from '../../domain/event-status';
 import {
   assertConsistentTier,
+  assertSalesWindowBeforeStart,
   assertEventCurrency,
   validCapacity,
   validMaxPerOrder,
@@ -58,6 +59,7 @@ export class CreateTierUseCase {
       if (!event) throw ApiError.resourceMissing('event', command.event_id);
       assertEditable(event.status);
       assertEventCurrency(command.currency, event.currency);
+      assertSalesWindowBeforeStart(settings, event.starts_at);
       const tier = await new TierRepository(tx).create(tenant, command.event_id, settings);
       await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: 'tier.created', aggregateId: tier.event_id, tenant, data: toTierFacts(tier) });
       return tier;

@@ -7,6 +7,7 @@ import { toTierFacts } from '../../domain/event-facts';
 import { assertEditable } from '../../domain/event-status';
 import {
   assertConsistentTier,
+  assertSalesWindowBeforeStart,
   validCapacity,
   validMaxPerOrder,
   validMinPerOrder,
@@ -67,6 +68,7 @@ export class UpdateTierUseCase {
       const current = await tiers.findById(tenant, command.event_id, command.id);
       if (!current) throw ApiError.resourceMissing('tier', command.id);
       assertConsistentTier({ ...current, ...changes });
+      assertSalesWindowBeforeStart({ ...current, ...changes }, event.starts_at);
       if (capacity !== undefined && !(await tiers.setCapacity(tenant, current.id, capacity))) {
         const committed = await tiers.findById(tenant, command.event_id, command.id);
         throw new ApiError(
