@@ -294,6 +294,32 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       expect(await outboxTypes(event.id)).toEqual(['event.created', 'tier.created', 'seatmap.updated', 'seatmap.updated']);
     });
 
+    it('keeps a seat a hold asked for within the last minute, before catalog hears the hold committed, under its tier', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      const seated = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { seated: true }), claims, options);
+      const vip = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { name: 'VIP', seated: true }), claims, options);
+      const layout = (labels: string[], tierOf: (label: string) => string = () => seated.id) => [
+        { label: 'Stalls', rows: [{ label: 'A', seats: labels.map((label) => ({ label, tier_id: tierOf(label) })) }] },
+      ];
+      await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections: layout(['1', '2', '3']) }, claims, options);
+
+      // A hold located Stalls:A:3; its seat.held has not arrived.
+      const located = await callUnary(seatMaps.locateSeats.bind(seatMaps), { event_id: event.id, seat_ids: ['Stalls:A:3'] }, claims, options);
+      expect(located.seats).toEqual([{ seat_id: 'Stalls:A:3', tier_id: seated.id }]);
+      const setTo = (sections: ReturnType<typeof layout>) => callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options);
+      const locked = { code: 'seatmap_locked', status: 409, message: `Seat Stalls:A:3 is being held: keep it in the seat map under tier ${seated.id}.` };
+      await expect(setTo(layout(['1', '2']))).rejects.toMatchObject(locked);
+      await expect(setTo(layout(['1', '2', '3'], (label) => (label === '3' ? vip.id : seated.id)))).rejects.toMatchObject(locked);
+      // Other seats may still move, and the located one may stay where it is.
+      expect((await setTo(layout(['1', '3', '4']))).seat_count).toBe(3);
+
+      // A minute on, a hold that was going to commit has been heard of (or has failed): the seat is free to go.
+      await prisma.$executeRaw`UPDATE seat_locates SET located_at = now() - interval '61 seconds' WHERE event_id = ${event.id}`;
+      expect((await setTo(layout(['1', '4']))).seat_count).toBe(2);
+      expect(await prisma.$queryRaw`SELECT seat_id FROM seat_locates WHERE event_id = ${event.id}`).toEqual([]);
+    });
+
     it('reads an event, its tiers in rank order and its seat map, exactly as its list shows it', async () => {
       // GetEvent is its own SQL statement; ListEvents reads through Prisma. They must agree, field for field.
       const claims = tenant();

@@ -96,3 +96,10 @@ export function locateSeats(layout: SeatLayout, seatIds: readonly string[]): Arr
   if (unknown.length > 0) throw new ApiError('parameter_invalid', `The event's seat map has no seat ${unknown.map((id) => `'${id}'`).join(', ')}.`, { param: 'seats' });
   return seatIds.map((id) => ({ seat_id: id, tier_id: tiers.get(id)! }));
 }
+
+/**
+ * How long after a seat hold asked for a seat a new layout may not drop it or move it to another
+ * tier: the hold commits in ticketing after catalog located its seats, and catalog hears of it
+ * (seat.held) a moment later, well within a minute unless Kafka is down.
+ */
+export const LOCATED_SEAT_GUARD_SECONDS = 60;

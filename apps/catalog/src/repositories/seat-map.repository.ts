@@ -8,7 +8,14 @@ export interface StoredSeatMap {
   updated_at: Date;
 }
 
-/** Seat maps and seat statuses of one tenant's events. Every method takes the tenant. */
+/** Namespace of the advisory locks that order seat locating against seat map changes (the event's id hash is the other half). */
+const SEAT_MAP_LOCK_SPACE = 14;
+
+/**
+ * Seat maps and seat statuses of one tenant's events. Every method that reads or writes a
+ * tenant's rows takes the tenant; the locks and seat locates are keyed by the event alone, whose
+ * id the caller has already found in its tenant.
+ */
 export class SeatMapRepository {
   constructor(private readonly db: CatalogDb) {}
 
@@ -48,5 +55,36 @@ export class SeatMapRepository {
         update: { status, updated_at: new Date() },
       });
     }
+  }
+
+  /**
+   * Orders this transaction against seat map changes of the event: locating seats takes the lock
+   * shared (locates run side by side), a seat map change exclusively, so neither reads the other
+   * half done.
+   */
+  async lockForLocating(eventId: string): Promise<void> {
+    await this.db.$executeRaw`SELECT pg_advisory_xact_lock_shared(${SEAT_MAP_LOCK_SPACE}::int, hashtext(${eventId}))`;
+  }
+
+  async lockForChange(eventId: string): Promise<void> {
+    await this.db.$executeRaw`SELECT pg_advisory_xact_lock(${SEAT_MAP_LOCK_SPACE}::int, hashtext(${eventId}))`;
+  }
+
+  /** Notes that a seat hold asked for these seats now (in seat order, so concurrent locates never deadlock). */
+  async recordLocated(eventId: string, seatIds: readonly string[]): Promise<void> {
+    await this.db.$executeRaw`
+      INSERT INTO seat_locates (event_id, seat_id, located_at)
+      SELECT ${eventId}, seat_id, now() FROM unnest(${[...seatIds]}::text[]) AS seat_id ORDER BY seat_id
+      ON CONFLICT (event_id, seat_id) DO UPDATE SET located_at = excluded.located_at`;
+  }
+
+  /**
+   * Seats of the event a seat hold asked for within the last `seconds`, by the database's clock
+   * (one clock for every replica), after forgetting the event's older locates: they guard nothing.
+   */
+  async locatedWithin(eventId: string, seconds: number): Promise<Set<string>> {
+    await this.db.$executeRaw`DELETE FROM seat_locates WHERE event_id = ${eventId} AND located_at < now() - make_interval(secs => ${seconds})`;
+    const rows = await this.db.$queryRaw<Array<{ seat_id: string }>>`SELECT seat_id FROM seat_locates WHERE event_id = ${eventId}`;
+    return new Set(rows.map((row) => row.seat_id));
   }
 }

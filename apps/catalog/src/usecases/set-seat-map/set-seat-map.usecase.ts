@@ -4,7 +4,7 @@ import { ApiError } from '@ticketing/errors';
 import { enqueueEvent } from '@ticketing/kafka';
 import type { PrismaClient } from '../../db';
 import { assertEditable } from '../../domain/event-status';
-import { seatId, seatMapView, validSeatLayout, type SeatLayout, type SeatMapView } from '../../domain/seat-map';
+import { LOCATED_SEAT_GUARD_SECONDS, seatId, seatMapView, validSeatLayout, type SeatLayout, type SeatMapView } from '../../domain/seat-map';
 import { EventRepository } from '../../repositories/event.repository';
 import { SeatMapRepository } from '../../repositories/seat-map.repository';
 import { TierRepository } from '../../repositories/tier.repository';
@@ -16,7 +16,9 @@ function seatTiers(layout: SeatLayout): Map<string, string> {
 
 /**
  * Replaces an event's seat map. Seats that are held or sold must stay, under the same tier:
- * a new layout may add and rearrange seats, never take away one somebody holds or bought.
+ * a new layout may add and rearrange seats, never take away one somebody holds or bought. So
+ * must seats a hold asked for within the last minute: that hold may be committing in ticketing
+ * while catalog has not yet heard of it (decision 0014).
  */
 export class SetSeatMapUseCase {
   constructor(private readonly prisma: PrismaClient) {}
@@ -28,13 +30,16 @@ export class SetSeatMapUseCase {
       assertEditable(event.status);
       const { layout, seatCount } = validSeatLayout(sections, await new TierRepository(tx).seatedTierIds(tenant, eventId));
       const seatMaps = new SeatMapRepository(tx);
-      const [previous, unavailable] = await Promise.all([seatMaps.find(tenant, eventId), seatMaps.unavailableSeats(tenant, eventId)]);
+      await seatMaps.lockForChange(eventId);
+      const previous = await seatMaps.find(tenant, eventId);
+      const unavailable = await seatMaps.unavailableSeats(tenant, eventId);
+      const located = await seatMaps.locatedWithin(eventId, LOCATED_SEAT_GUARD_SECONDS);
       const before = previous ? seatTiers(previous.layout) : new Map<string, string>();
       const after = seatTiers(layout);
-      for (const [seat, status] of unavailable) {
-        if (before.has(seat) && after.get(seat) !== before.get(seat)) {
-          throw new ApiError('seatmap_locked', `Seat ${seat} is ${status}: keep it in the seat map under tier ${before.get(seat)}.`, { param: 'sections' });
-        }
+      const taken = (seat: string) => unavailable.get(seat) ?? (located.has(seat) ? 'being held' : undefined);
+      for (const [seat, tier] of before) {
+        const status = after.get(seat) === tier ? undefined : taken(seat);
+        if (status) throw new ApiError('seatmap_locked', `Seat ${seat} is ${status}: keep it in the seat map under tier ${tier}.`, { param: 'sections' });
       }
       const updatedAt = await seatMaps.replace(tenant, eventId, layout, seatCount);
       await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: 'seatmap.updated', aggregateId: eventId, tenant, data: { event_id: eventId, seat_count: seatCount } });
