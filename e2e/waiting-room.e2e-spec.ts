@@ -53,6 +53,27 @@ describe('waiting room through the gateway', () => {
     expect((await api.get(`/v1/events/${eventId}/queue?entry_id=${waiting[2].id}`)).body.entry.position).toBe(2);
   });
 
+  it('holds seats only for an admitted buyer, whose token then sells the hold', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api, { seated: true, capacity: 2 });
+    const seats = [{ label: '1', tier_id: tierId }, { label: '2', tier_id: tierId }];
+    expect((await api.put(`/v1/events/${eventId}/seatmap`, { sections: [{ label: 'Stalls', rows: [{ label: 'A', seats }] }] })).status).toBe(200);
+    expect((await api.patch(`/v1/events/${eventId}`, { waiting_room: { enabled: true, admission_rate_per_minute: 1 } })).status).toBe(200);
+    const holdSeats = (fields: Record<string, unknown> = {}) => api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1', 'Stalls:A:2'], ...fields });
+    // Buyers who never queued would otherwise hold every seat before the first admitted one's turn.
+    await waitFor('the room to keep holds out', async () => ((await holdSeats()).body.error?.code === 'admission_token_required' ? true : undefined));
+    const forged = await holdSeats({ admission_token: 'not-a-token' });
+    expect({ status: forged.status, code: forged.body.error?.code }).toEqual({ status: 403, code: 'admission_token_invalid' });
+
+    const admitted = (await api.post(`/v1/events/${eventId}/queue/join`, {})).body;
+    expect(admitted.status).toBe('admitted');
+    const hold = await holdSeats({ admission_token: admitted.admission_token });
+    expect(hold.status).toBe(200);
+    const issued = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { seat_hold_id: hold.body.id, admission_token: admitted.admission_token }));
+    expect(issued.status).toBe(200);
+    expect(issued.body.tickets.map((ticket: { seat: string }) => ticket.seat)).toEqual(['Stalls:A:1', 'Stalls:A:2']);
+  });
+
   it('asks for an admission token from the moment the room is enabled, and opens the queue, before ticketing has heard of it', async () => {
     const api = as((await createAccount()).secret_key);
     const { eventId, tierId } = await onSale(api);

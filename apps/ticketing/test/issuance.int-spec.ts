@@ -94,6 +94,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     await ticketingDatabase.drop();
   });
 
+  const admissionGate = () => new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000));
   const tenant = (mode: Mode = 'test'): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: newId('acct'), mode } });
   const tenantOf = (claims: InternalClaims): Tenant => ({ accountId: claims.tenant!.account_id, mode: claims.tenant!.mode });
 
@@ -103,7 +104,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   const seatedOnSale = async (claims: InternalClaims) => {
     const { eventId, tierId } = await onSale(claims);
     catalogSide.double.addSeats(eventId, tierId, 1, 2);
-    const holdSeats = (seatIds = ['S:1:1', 'S:1:2']) => new CreateSeatHoldUseCase(prisma, catalog).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0 });
+    const holdSeats = (seatIds = ['S:1:1', 'S:1:2']) => new CreateSeatHoldUseCase(prisma, catalog, admissionGate()).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0 });
     return { eventId, tierId, holdSeats, hold: await holdSeats() };
   };
 
@@ -149,7 +150,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   const noKeys = () => new EarlyKeyClaims(prisma, () => undefined, KEY_CLAIM_LEASE_SECONDS, () => undefined);
   /** Issuance with `inventory` as its catalog, called directly. */
   const issuanceThrough = (inventory: CatalogInventory) =>
-    new IssueTicketsUseCase(prisma, inventory, new DriveIssuanceUseCase(prisma, inventory, codes), new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000)), logger, noKeys());
+    new IssueTicketsUseCase(prisma, inventory, new DriveIssuanceUseCase(prisma, inventory, codes), admissionGate(), logger, noKeys());
 
   it('issues tickets to a customer found or created by email, and publishes ticket.issued', async () => {
     const claims = tenant();
@@ -288,7 +289,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims, { capacity: 3 });
     catalogSide.double.addSeats(eventId, tierId, 1, 3);
-    const holdSeats = (seatIds: string[]) => new CreateSeatHoldUseCase(prisma, catalog).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0 });
+    const holdSeats = (seatIds: string[]) => new CreateSeatHoldUseCase(prisma, catalog, admissionGate()).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0 });
     const pair = await holdSeats(['S:1:1', 'S:1:2']);
     const single = await holdSeats(['S:1:3']);
     const reservesBefore = catalogSide.double.reserveCalls;
@@ -311,7 +312,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     // Refused by catalog before any unit was held, then after the units were held (the payment is short).
     const { eventId: fullEventId, tierId: fullTierId } = await onSale(claims, { capacity: 1 });
     catalogSide.double.addSeats(fullEventId, fullTierId, 1, 2);
-    const tooMany = await new CreateSeatHoldUseCase(prisma, catalog).execute(claims, tenantOf(claims), { event_id: fullEventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+    const tooMany = await new CreateSeatHoldUseCase(prisma, catalog, admissionGate()).execute(claims, tenantOf(claims), { event_id: fullEventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
     await expect(issue(claims, saleRequest(fullEventId, fullTierId, { seat_hold_id: tooMany.id }))).rejects.toMatchObject({ code: 'sold_out' });
     expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: tooMany.id } })).toMatchObject({ status: 'active', taken_by: null, issuance_id: null });
     await expect(issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id, payment: { reference: 'o', amount: 1 } }))).rejects.toMatchObject({ code: 'parameter_invalid' });

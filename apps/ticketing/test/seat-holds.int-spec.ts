@@ -9,6 +9,9 @@ import { SeatHoldRepository, UNRECORDED_GRACE_MS } from '../src/repositories/sea
 import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-hold.usecase';
 import { ExpireSeatHoldsUseCase } from '../src/usecases/seat-holds/expire-seat-holds.usecase';
 import { ReleaseSeatHoldUseCase } from '../src/usecases/seat-holds/release-seat-hold.usecase';
+import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
+import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
+import type { QueueStore } from '../src/waiting-room/queue-store';
 import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
 import { ofType, publishedOn } from './support/published';
 
@@ -27,7 +30,8 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
     database = await createTestDatabase('ticketing', path.join(__dirname, '../prisma/migrations'));
     prisma = createTicketingPrisma(database.url);
     catalogSide = await startCatalogDouble(options, logger);
-    createHold = new CreateSeatHoldUseCase(prisma, catalogSide.catalog);
+    // Events here have no waiting room: the gate reads the setting and lets every hold through, never asking the queue.
+    createHold = new CreateSeatHoldUseCase(prisma, catalogSide.catalog, new AdmissionGate(prisma, new AdmissionTokens(options.tokenSecret), {} as QueueStore));
     releaseHold = new ReleaseSeatHoldUseCase(prisma);
   });
 

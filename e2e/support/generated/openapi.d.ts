@@ -8499,6 +8499,8 @@ export interface operations {
                      * @example 600
                      */
                     ttl_seconds?: number;
+                    /** @description Required while the event’s waiting room is enabled: the token of the buyer’s admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Holding uses no admission; the issuance that sells the hold needs the same token. */
+                    admission_token?: string;
                 };
             };
         };
@@ -8545,7 +8547,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description The key may not do this; it needs scope `tickets:issue`. Codes: `forbidden`. */
+            /** @description The key may not do this; it needs scope `tickets:issue`. Codes: `forbidden`, `admission_token_required`, `admission_token_invalid`. */
             403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

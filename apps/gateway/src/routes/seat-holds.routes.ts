@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { presentSeatHold, seatHoldResource } from '../presenters/seat-hold.presenter';
 import { deletedResource } from '../presenters/resource.schema';
-import { wholeNumber } from '../validation/fields';
+import { admissionToken, wholeNumber } from '../validation/fields';
 import { defineRoute, secretKey } from './route';
 
 const TAG = 'Seat holds';
@@ -12,6 +12,10 @@ const createSeatHoldBody = z
       .array(z.string().meta({ example: 'Stalls:A:1' }))
       .meta({ description: 'Seat ids "<section>:<row>:<seat>" from GET /v1/events/{id}/seatmap: 1 to 50, each once. All are held, or none.' }),
     ttl_seconds: wholeNumber(1, 1800).optional().meta({ description: 'How long the seats stay held unless released: 600 (ten minutes) by default, 1800 at most.', example: 600 }),
+    admission_token: admissionToken.optional().meta({
+      description:
+        'Required while the event’s waiting room is enabled: the token of the buyer’s admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Holding uses no admission; the issuance that sells the hold needs the same token.',
+    }),
   })
   .meta({ example: { seats: ['Stalls:A:1', 'Stalls:A:2'], ttl_seconds: 600 } });
 
@@ -23,11 +27,11 @@ export const seatHoldsRoutes = [
     summary: 'Hold seats, all or none, while a buyer checks out; 409 seats_unavailable names the seats taken',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    errors: ['seats_unavailable', 'event_not_on_sale'],
+    errors: ['seats_unavailable', 'event_not_on_sale', 'admission_token_required', 'admission_token_invalid'],
     body: createSeatHoldBody,
     response: seatHoldResource,
     handler: async ({ params, body }, { services }) =>
-      presentSeatHold(await services.seatHolds.createSeatHold({ event_id: params.id, seat_ids: body.seats, ttl_seconds: body.ttl_seconds ?? 0 })),
+      presentSeatHold(await services.seatHolds.createSeatHold({ event_id: params.id, seat_ids: body.seats, ttl_seconds: body.ttl_seconds ?? 0, admission_token: body.admission_token ?? '' })),
   }),
   defineRoute({
     operationId: 'releaseSeatHold',

@@ -12,7 +12,7 @@ import {
   ticketResource,
   upgradeOptionResource,
 } from '../presenters/ticket.presenter';
-import { discountCode, MAX_ORDER_QUANTITY, orderAmount, resourceId, text, upTo, wholeNumber } from '../validation/fields';
+import { admissionToken, discountCode, MAX_ORDER_QUANTITY, orderAmount, resourceId, text, upTo, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 import { holderFields, holderOf, requireOneHolder } from './ticket-holder';
@@ -50,10 +50,7 @@ const issueTicketsBody = z
       description: 'A code the buyer entered. The best applicable discount, this one or an automatic one, prices the order and counts one redemption.',
       example: 'SUMMER25',
     }),
-    admission_token: z
-      .string()
-      .min(1)
-      .max(2000)
+    admission_token: admissionToken
       .optional()
       .meta({ description: 'Required while the event’s waiting room is enabled: the token of your admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Each admission lets one issuance through.' }),
     metadata: z

@@ -54,6 +54,9 @@ export const anyId = z.string().min(1, 'must not be empty').max(255, 'must be an
 
 export const resourceId = (prefix: string) => anyId.regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`), `must be an id starting with ${prefix}_`).meta({ example: `${prefix}_01JD3W9ZQ4X8V5K2M7N6P1R0ST` });
 
+/** A waiting-room admission token, as GET /v1/events/{id}/queue?entry_id= gives it to an admitted entry. */
+export const admissionToken = z.string().min(1).max(2000);
+
 /**
  * A create body's optional field that also takes null, meaning "not given": a client may send
  * back the null that GET answers for the field unset. (On PATCH, null clears instead.)

@@ -86,7 +86,7 @@ export function ticketingGrpcServices(
   const transferTicket = new TransferTicketUseCase(prisma, codes, catalog, options.logger);
   // Giving a unit back is not the client's write (the retirement is): it gets `client`.
   const retireTicket = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(client, catalog, options.logger), catalog, options.logger);
-  const createSeatHold = new CreateSeatHoldUseCase(prisma, catalog);
+  const createSeatHold = new CreateSeatHoldUseCase(prisma, catalog, gate);
   const releaseSeatHold = new ReleaseSeatHoldUseCase(prisma);
   const waitingRoom = new WaitingRoomUseCase(client, catalog, queues, options.logger);
   const listUpgradeOptions = new ListUpgradeOptionsUseCase(prisma, catalog);

@@ -4,10 +4,12 @@ import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { assertOneTier, MAX_SEATS_PER_HOLD, seatsUnavailable, validSeatHoldRequest, type TicketingSeatHold } from '../../domain/seat-hold';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
+import type { AdmissionGate } from '../waiting-room/admission-gate';
 import { announceEnded, announceHeld } from './seat-hold-messages';
 
 /**
- * Holds seats all or none (decision 0033). Catalog's seat map says which tier each seat sells
+ * Holds seats all or none (decision 0033), for a buyer the event's waiting room has admitted
+ * while it is enabled (screened as a sale is; the hold uses no admission). Catalog's seat map says which tier each seat sells
  * under (and refuses seats it does not have), which must be one tier; then one transaction ends any hold on these seats
  * whose time is up (the sweeper would, a little later), claims every seat and publishes
  * `seat.held`. If any seat is taken the transaction rolls back, so nothing is held, and the
@@ -17,11 +19,14 @@ export class CreateSeatHoldUseCase {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly catalog: CatalogInventory,
+    private readonly gate: AdmissionGate,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async execute(claims: InternalClaims, tenant: Tenant, command: { event_id: string; seat_ids: string[]; ttl_seconds: number }): Promise<TicketingSeatHold> {
+  async execute(claims: InternalClaims, tenant: Tenant, command: { event_id: string; seat_ids: string[]; ttl_seconds: number; admission_token?: string }): Promise<TicketingSeatHold> {
     const request = validSeatHoldRequest(command);
+    // Buyers the waiting room keeps out hold nothing: seats held outside it would be gone by their turn (decision 0034).
+    await this.gate.screen(tenant, request.event_id, command.admission_token ?? '');
     const seats = await this.catalog.locateSeats(claims, request.event_id, request.seat_ids);
     assertOneTier(seats);
     const now = this.clock();

@@ -44,6 +44,8 @@ export interface CreateSeatHoldRequest {
   seat_ids: string[];
   /** 0 means the default, 600 (ten minutes); at most 1800. */
   ttl_seconds: number;
+  /** The buyer's admission, needed while the event's waiting room is enabled; empty when none. */
+  admission_token: string;
 }
 
 export interface ReleaseSeatHoldRequest {
@@ -241,7 +243,7 @@ export const SeatHold: MessageFns<SeatHold> = {
 };
 
 function createBaseCreateSeatHoldRequest(): CreateSeatHoldRequest {
-  return { event_id: "", seat_ids: [], ttl_seconds: 0 };
+  return { event_id: "", seat_ids: [], ttl_seconds: 0, admission_token: "" };
 }
 
 export const CreateSeatHoldRequest: MessageFns<CreateSeatHoldRequest> = {
@@ -254,6 +256,9 @@ export const CreateSeatHoldRequest: MessageFns<CreateSeatHoldRequest> = {
     }
     if (message.ttl_seconds !== 0) {
       writer.uint32(24).int32(message.ttl_seconds);
+    }
+    if (message.admission_token !== "") {
+      writer.uint32(34).string(message.admission_token);
     }
     return writer;
   },
@@ -293,6 +298,14 @@ export const CreateSeatHoldRequest: MessageFns<CreateSeatHoldRequest> = {
             }
 
             message.ttl_seconds = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.admission_token = reader.string();
             continue;
           }
         }
