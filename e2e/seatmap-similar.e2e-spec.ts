@@ -132,7 +132,10 @@ describe('seat maps through the gateway', () => {
     const seats = Object.values(statuses((await api.get(`/v1/events/${event.id}/seatmap`)).body));
     expect({ seats: seats.length, available: seats.filter((status) => status === 'available').length }).toEqual({ seats: 100_000, available: 100_000 });
 
-    const oneMore = stadium(20);
+    // The same layout and one seat more. (Building a second one blocked this process for seconds on
+    // a loaded machine, past the gateway's keep-alive timeout: the PUT then went out on a socket
+    // the gateway had closed, and failed with EPIPE.)
+    const oneMore = largest;
     oneMore.sections[0]!.rows[0]!.seats.push({ label: 'extra', tier_id: pitch.id });
     const refused = await api.put(`/v1/events/${event.id}/seatmap`, oneMore);
     expect({ status: refused.status, error: refused.body.error }).toMatchObject({ status: 400, error: { code: 'parameter_invalid', param: 'sections', message: 'A seat map holds at most 100000 seats.' } });
