@@ -291,7 +291,28 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       });
       await seatChanges().execute(envelope('seat.released', ['Stalls:A:1']));
       expect((await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections: withoutHeldSeat }, claims, options)).seat_count).toBe(2);
-      expect(await outboxTypes(event.id)).toEqual(['event.created', 'tier.created', 'seatmap.updated', 'seatmap.updated']);
+      // Each layout also sets the seated tier's capacity to its seats: 3, then 2.
+      expect(await outboxTypes(event.id)).toEqual(['event.created', 'tier.created', 'seatmap.updated', 'tier.updated', 'seatmap.updated', 'tier.updated']);
+    });
+
+    it('gives each seated tier as many tickets as it has seats, and takes no capacity change for it but through the seat map', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      const stalls = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { seated: true, capacity: 2 }), claims, options);
+      const circle = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { name: 'Circle', seated: true, capacity: 50 }), claims, options);
+      const standing = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { name: 'Standing', capacity: 300 }), claims, options);
+      const row = (label: string, tierId: string, count: number) => ({ label, seats: Array.from({ length: count }, (_, seat) => ({ label: String(seat + 1), tier_id: tierId })) });
+      const setTo = (rows: ReturnType<typeof row>[]) => callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections: [{ label: 'Hall', rows }] }, claims, options);
+      const capacities = async () => (await callUnary(tiers.listTiers.bind(tiers), { event_id: event.id, page: { limit: 10, starting_after: '' } }, claims, options)).data.map((tier) => [tier.name, tier.capacity]);
+
+      // Four Stalls seats on a tier of capacity 2 could be held, and two holds never sold; Circle's 50 had no seats at all.
+      await setTo([row('A', stalls.id, 4)]);
+      expect(Object.fromEntries(await capacities())).toEqual({ [stalls.name]: 4, Circle: 0, Standing: 300 });
+      await setTo([row('A', stalls.id, 3), row('B', circle.id, 5)]);
+      expect(Object.fromEntries(await capacities())).toEqual({ [stalls.name]: 3, Circle: 5, Standing: 300 });
+
+      await expect(callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: stalls.id, capacity: 10 }, claims, options)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'capacity' });
+      expect((await callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: standing.id, capacity: 250 }, claims, options)).capacity).toBe(250);
     });
 
     it('keeps a seat a hold asked for within the last minute, before catalog hears the hold committed, under its tier', async () => {

@@ -190,7 +190,7 @@ export interface paths {
          */
         get: operations["getEventSeatmap"];
         /**
-         * Set (replace) an event's seat map; held and sold seats must stay under their tier
+         * Set (replace) an event's seat map, and each seated tier's capacity to its seats; held and sold seats must stay under their tier
          * @description Needs a secret key with scope `events:write`.
          */
         put: operations["setEventSeatmap"];
@@ -4316,7 +4316,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `event_finalized`, `seatmap_locked`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `event_finalized`, `seatmap_locked`, `capacity_below_committed`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4643,7 +4643,10 @@ export interface operations {
                      * @example 4500
                      */
                     price: number;
-                    /** @example 500 */
+                    /**
+                     * @description Tickets the tier sells. A seated tier’s capacity follows the seat map once there is one: its number of seats.
+                     * @example 500
+                     */
                     capacity: number;
                     /**
                      * @description When given, must be the event’s currency.
@@ -4845,7 +4848,7 @@ export interface operations {
                      * @example 4500
                      */
                     price?: number;
-                    /** @description Never below what is held and sold at that instant (409 capacity_below_committed). */
+                    /** @description Never below what is held and sold at that instant (409 capacity_below_committed). Not for a seated tier of an event with a seat map: its capacity is its number of seats. */
                     capacity?: number;
                     /**
                      * Format: date-time

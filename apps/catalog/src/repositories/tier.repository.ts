@@ -70,10 +70,10 @@ export class TierRepository {
     return new Map(rows.map((row) => [row.id, toCatalogTier(row)]));
   }
 
-  /** Ids of the event's seated tiers, the ones seats may be mapped to. */
-  async seatedTierIds(tenant: Tenant, eventId: string): Promise<Set<string>> {
-    const rows = await this.db.tier.findMany({ where: { event_id: eventId, seated: true, ...tenantScope(tenant) }, select: { id: true } });
-    return new Set(rows.map((row) => row.id));
+  /** The event's seated tiers, the ones seats may be mapped to. */
+  async seatedTiers(tenant: Tenant, eventId: string): Promise<CatalogTier[]> {
+    const rows = await this.db.tier.findMany({ where: { event_id: eventId, seated: true, ...tenantScope(tenant) }, select: tierColumns });
+    return rows.map(toCatalogTier);
   }
 
   /**

@@ -215,10 +215,10 @@ export const eventsRoutes = [
     operationId: 'setEventSeatmap',
     method: 'put',
     path: '/v1/events/{id}/seatmap',
-    summary: "Set (replace) an event's seat map; held and sold seats must stay under their tier",
+    summary: "Set (replace) an event's seat map, and each seated tier's capacity to its seats; held and sold seats must stay under their tier",
     tag: TAG,
     access: secretKey('events:write'),
-    errors: ['event_finalized', 'seatmap_locked'],
+    errors: ['event_finalized', 'seatmap_locked', 'capacity_below_committed'],
     body: seatMapBody,
     // A whole layout: 100,000 seats (MAX_SEATS in catalog) with the longest labels are about 8 MB of JSON.
     bodyLimit: '10mb',

@@ -13,7 +13,7 @@ const perOrder = wholeNumber(1, 10_000_000);
 const createTierBody = z.strictObject({
   name: text(100).meta({ example: 'General admission' }),
   price: amount,
-  capacity: wholeNumber(0, 10_000_000).meta({ example: 500 }),
+  capacity: wholeNumber(0, 10_000_000).meta({ description: 'Tickets the tier sells. A seated tier’s capacity follows the seat map once there is one: its number of seats.', example: 500 }),
   currency: currency.optional().meta({ description: 'When given, must be the event’s currency.' }),
   sales_start_at: absentOrNull(dateTime),
   sales_end_at: absentOrNull(dateTime),
@@ -26,7 +26,9 @@ const createTierBody = z.strictObject({
 const updateTierBody = patchBody({
   name: text(100).optional(),
   price: amount.optional(),
-  capacity: wholeNumber(0, 10_000_000).optional().meta({ description: 'Never below what is held and sold at that instant (409 capacity_below_committed).' }),
+  capacity: wholeNumber(0, 10_000_000)
+    .optional()
+    .meta({ description: 'Never below what is held and sold at that instant (409 capacity_below_committed). Not for a seated tier of an event with a seat map: its capacity is its number of seats.' }),
   sales_start_at: dateTime.nullable().optional(),
   sales_end_at: dateTime.nullable().optional(),
   min_per_order: perOrder.optional(),

@@ -20,6 +20,7 @@ import {
   type TierSettings,
 } from '../../domain/tier';
 import { EventRepository } from '../../repositories/event.repository';
+import { SeatMapRepository } from '../../repositories/seat-map.repository';
 import { TierRepository } from '../../repositories/tier.repository';
 
 /** Only the fields present change; an empty sales bound or a max_per_order of 0 clears it. */
@@ -67,6 +68,11 @@ export class UpdateTierUseCase {
       const tiers = new TierRepository(tx);
       const current = await tiers.findById(tenant, command.event_id, command.id);
       if (!current) throw ApiError.resourceMissing('tier', command.id);
+      if (capacity !== undefined && current.seated && (await new SeatMapRepository(tx).find(tenant, command.event_id))) {
+        throw new ApiError('parameter_invalid', "A seated tier's capacity is its number of seats in the event's seat map: change the seat map (PUT /v1/events/{id}/seatmap) instead.", {
+          param: 'capacity',
+        });
+      }
       assertConsistentTier({ ...current, ...changes });
       assertSalesWindowBeforeStart({ ...current, ...changes }, event.starts_at);
       if (capacity !== undefined && !(await tiers.setCapacity(tenant, current.id, capacity))) {
