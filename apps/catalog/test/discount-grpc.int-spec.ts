@@ -180,7 +180,7 @@ describe('catalog DiscountService (real PostgreSQL, real gRPC)', () => {
       const account = freshAccount();
       const discount = await as(account).create(createDiscountRequest());
       for (const order of ['ord_1', 'ord_2', 'ord_3']) await as(account).redeem({ discount_id: discount.id, order_id: order, customer_id: '' });
-      await expect(as(account).update(updateDiscountRequest(discount.id, { max_redemptions: 2 }))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'max_redemptions' });
+      await expect(as(account).update(updateDiscountRequest(discount.id, { max_redemptions: 2 }))).rejects.toMatchObject({ code: 'redemption_limit_below_redeemed', status: 409, param: 'max_redemptions' });
       await expect(as(account).update(updateDiscountRequest(discount.id, { max_redemptions: 3 }))).resolves.toMatchObject({ max_redemptions: 3, times_redeemed: 3 });
     });
 

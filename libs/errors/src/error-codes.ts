@@ -70,6 +70,7 @@ export const ERROR_CODES = {
   event_finalized: { status: 409, type: 'invalid_request_error' },
   event_currency_locked: { status: 409, type: 'invalid_request_error' },
   capacity_below_committed: { status: 409, type: 'invalid_request_error' },
+  redemption_limit_below_redeemed: { status: 409, type: 'invalid_request_error' },
   seatmap_locked: { status: 409, type: 'invalid_request_error' },
   idempotency_key_reused: { status: 409, type: 'idempotency_error' },
   idempotency_key_in_use: { status: 409, type: 'idempotency_error', retryAfterSeconds: 1 },

@@ -37,7 +37,7 @@ describe('discount updates', () => {
   });
 
   it('refuses a maximum below the redemptions already counted', () => {
-    expect(() => assertChangesFit(stored, { max_redemptions: 3 })).toThrow(expect.objectContaining({ code: 'parameter_invalid', param: 'max_redemptions' }));
+    expect(() => assertChangesFit(stored, { max_redemptions: 3 })).toThrow(expect.objectContaining({ code: 'redemption_limit_below_redeemed', status: 409, param: 'max_redemptions' }));
     expect(() => assertChangesFit(stored, { max_redemptions: 4 })).not.toThrow();
     expect(() => assertChangesFit(stored, { max_redemptions: null })).not.toThrow();
   });

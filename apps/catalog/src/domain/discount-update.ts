@@ -55,5 +55,5 @@ export function assertChangesFit(current: CatalogDiscount, changes: DiscountChan
 }
 
 export function maxBelowRedeemed(timesRedeemed: number): ApiError {
-  return new ApiError('parameter_invalid', `max_redemptions cannot be below times_redeemed (${timesRedeemed}).`, { param: 'max_redemptions' });
+  return new ApiError('redemption_limit_below_redeemed', `max_redemptions cannot be below times_redeemed (${timesRedeemed}).`, { param: 'max_redemptions' });
 }

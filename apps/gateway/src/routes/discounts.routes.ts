@@ -156,7 +156,7 @@ export const discountsRoutes = [
     summary: 'Create a discount',
     tag: TAG,
     access,
-    errors: ['resource_missing', 'discount_code_taken'],
+    errors: ['resource_missing', 'discount_code_taken', 'redemption_limit_below_redeemed'],
     body: createDiscountBody,
     response: discountResource,
     handler: async ({ body }, { services }) =>
@@ -191,7 +191,7 @@ export const discountsRoutes = [
     summary: 'Update a discount; only the fields sent change, null clears',
     tag: TAG,
     access,
-    errors: ['resource_missing', 'discount_code_taken'],
+    errors: ['resource_missing', 'discount_code_taken', 'redemption_limit_below_redeemed'],
     body: updateDiscountBody,
     response: discountResource,
     handler: async ({ params, body }, { services }) =>
