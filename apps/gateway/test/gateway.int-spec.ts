@@ -257,6 +257,18 @@ describe('the error envelope', () => {
     expectEnvelope(await call('GET', '/v1/events/%E0%A4%A'), 400, 'parameter_invalid');
   });
 
+  it('answers OPTIONS on an operation path with 204 and the methods it takes, no body; on any other path with 404', async () => {
+    for (const [path, allow] of [
+      ['/v1/events', 'GET, HEAD, POST, OPTIONS'],
+      ['/v1/events/evt_1', 'GET, HEAD, PATCH, OPTIONS'],
+      ['/v1/account/keys/sk_test_abc', 'DELETE, OPTIONS'],
+    ]) {
+      const response = await call('OPTIONS', path!);
+      expect({ path, status: response.status, allow: response.headers.get('allow'), body: response.body }).toEqual({ path, status: 204, allow, body: '' });
+    }
+    expectEnvelope(await call('OPTIONS', '/v1/nothing-here'), 404, 'route_not_found');
+  });
+
   it('answers malformed JSON, a body over 100 kB and a body that is not JSON', async () => {
     const key = secretKey('events:write');
     const malformed = await call('POST', '/v1/events', { key, rawBody: '{"name":' });

@@ -216,7 +216,7 @@ describe('per client address', () => {
     }
     // Counted once, though the page passes both the explorer's files and its own public route.
     expectBudget(await call(gateway, 'GET', '/v1/docs'), 2, 1);
-    // Express's own answer to OPTIONS too.
+    // OPTIONS too (204 with Allow).
     const asked = newClientAddress();
     expectBudget(await call(gateway, 'OPTIONS', '/v1/events', { from: asked }), 2, 1);
     expectBudget(await call(gateway, 'OPTIONS', '/v1/events', { from: asked }), 2, 0);

@@ -78,10 +78,34 @@ function pipeline(route: Route, deps: RouteTableDeps): Array<RequestHandler | Er
   ];
 }
 
+const METHOD_ORDER = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options'];
+
+/** The path as Express matches it: `{id}` becomes `:id`. */
+const expressPath = (route: Route) => route.path.replace(/\{([^}]+)\}/g, ':$1');
+
+/**
+ * OPTIONS on an operation's path: 204 with the methods the path takes in `Allow`, and no body
+ * (Express's own answer was a 200 with that list as plain text). The API takes no CORS
+ * preflights: keys are for servers. Counted per client address before it gets here (app.ts).
+ */
+function allowedMethods(methods: ReadonlySet<string>): RequestHandler {
+  const served = new Set([...methods, ...(methods.has('get') ? ['head'] : []), 'options']);
+  const allow = METHOD_ORDER.filter((method) => served.has(method))
+    .map((method) => method.toUpperCase())
+    .join(', ');
+  return (_req, res) => {
+    res.set('Allow', allow).status(204).end();
+  };
+}
+
 export function routeTableRouter(routes: readonly Route[], deps: RouteTableDeps): Router {
   const router = Router();
+  const methodsByPath = new Map<string, Set<string>>();
   for (const route of inMatchingOrder(routes)) {
-    router[route.method](route.path.replace(/\{([^}]+)\}/g, ':$1'), matched(route), ...pipeline(route, deps));
+    router[route.method](expressPath(route), matched(route), ...pipeline(route, deps));
+    const methods = methodsByPath.get(expressPath(route)) ?? new Set<string>();
+    methodsByPath.set(expressPath(route), methods.add(route.method));
   }
+  for (const [path, methods] of methodsByPath) router.options(path, allowedMethods(methods));
   return router;
 }
