@@ -222,6 +222,19 @@ describe('tiers through the gateway', () => {
     expect((await api.get(`/v1/events/${event.id}`)).body.tiers).toEqual([tier]);
   });
 
+  it('keeps an event from starting before a tier that sells until its start opens', async () => {
+    const api = as((await createAccount()).secret_key);
+    const event = await newEvent(api);
+    const tier = (await api.post(`/v1/events/${event.id}/tiers`, { name: 'Late release', price: 1000, capacity: 5, sales_start_at: '2027-05-01T00:00:00Z' })).body;
+    const stranding = await api.patch(`/v1/events/${event.id}`, { starts_at: '2027-04-01T00:00:00Z' });
+    expect({ status: stranding.status, error: stranding.body.error }).toMatchObject({ status: 400, error: { code: 'parameter_invalid', param: 'starts_at' } });
+    expect(stranding.body.error.message).toContain(tier.id);
+    expect((await api.get(`/v1/events/${event.id}`)).body.starts_at).toBe('2027-09-01T20:00:00.000Z');
+    // With an end of its own, the tier no longer depends on the start.
+    expect((await api.patch(`/v1/events/${event.id}/tiers/${tier.id}`, { sales_end_at: '2027-06-01T00:00:00Z' })).status).toBe(200);
+    expect((await api.patch(`/v1/events/${event.id}`, { starts_at: '2027-04-01T00:00:00Z' })).status).toBe(200);
+  });
+
   it('answers 404 for another mode’s event, and keeps the tier untouched', async () => {
     const account = await createAccount();
     const test = as(account.secret_key);

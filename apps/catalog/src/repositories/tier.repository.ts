@@ -70,6 +70,12 @@ export class TierRepository {
     return new Map(rows.map((row) => [row.id, toCatalogTier(row)]));
   }
 
+  /** A tier of the event that sells until the event starts (no sales end of its own) and whose sales start at or after `at`, if any. */
+  async firstOpeningAtOrAfter(tenant: Tenant, eventId: string, at: Date): Promise<CatalogTier | null> {
+    const row = await this.db.tier.findFirst({ where: { event_id: eventId, sales_end_at: null, sales_start_at: { gte: at }, ...tenantScope(tenant) }, select: tierColumns, orderBy: { sales_start_at: 'asc' } });
+    return row && toCatalogTier(row);
+  }
+
   /** The event's seated tiers, the ones seats may be mapped to. */
   async seatedTiers(tenant: Tenant, eventId: string): Promise<CatalogTier[]> {
     const rows = await this.db.tier.findMany({ where: { event_id: eventId, seated: true, ...tenantScope(tenant) }, select: tierColumns });

@@ -23,6 +23,7 @@ import {
 import { toEventFacts } from '../../domain/event-facts';
 import { assertTransition, eventStatus, isFinal, type EventStatus } from '../../domain/event-status';
 import { EventRepository } from '../../repositories/event.repository';
+import { TierRepository } from '../../repositories/tier.repository';
 import { assertOrganizationExists } from '../event-organization';
 
 /** Only the fields present change; an empty text clears it, a venue without a name removes the venue. */
@@ -62,6 +63,21 @@ function messageType(from: EventStatus, to: EventStatus): keyof CatalogEventPayl
 }
 
 /**
+ * A tier without a sales end of its own sells until its event starts: moving the start to or
+ * before the moment its sales open would leave it nothing to sell (as creating such a tier is
+ * refused).
+ */
+async function assertTiersStillSell(tiers: TierRepository, tenant: Tenant, eventId: string, startsAt: Date): Promise<void> {
+  const stranded = await tiers.firstOpeningAtOrAfter(tenant, eventId, startsAt);
+  if (!stranded) return;
+  throw new ApiError(
+    'parameter_invalid',
+    `starts_at must be after ${stranded.sales_start_at!.toISOString()}, when tier ${stranded.id} starts selling: it sells until the event starts. Move that tier's sales_start_at, or give it a sales_end_at, first.`,
+    { param: 'starts_at' },
+  );
+}
+
+/**
  * Changes an event's details and moves it through its lifecycle. The event row is locked for
  * the transaction, so a status change, a currency change and a new tier never interleave.
  */
@@ -90,6 +106,7 @@ export class UpdateEventUseCase {
       }
       if (changes.organization_id !== undefined) await assertOrganizationExists(tx, tenant, changes.organization_id);
       assertEndsAfterStart({ starts_at: changes.starts_at ?? locked.starts_at, ends_at: changes.ends_at === undefined ? locked.ends_at : changes.ends_at });
+      if (changes.starts_at !== undefined && locked.tier_count > 0) await assertTiersStillSell(new TierRepository(tx), tenant, command.id, changes.starts_at);
       const event = await events.update(tenant, command.id, { ...changes, status });
       await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: messageType(locked.status, status), aggregateId: event.id, tenant, data: toEventFacts(event) });
       return event;
