@@ -98,14 +98,21 @@ function allowedMethods(methods: ReadonlySet<string>): RequestHandler {
   };
 }
 
+/**
+ * Answers OPTIONS on every operation path (see allowedMethods); passes any other request on.
+ * Its own router, entered only by OPTIONS requests, so the others walk no extra layers.
+ */
+function optionsAnswers(routes: readonly Route[]): RequestHandler {
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const route of inMatchingOrder(routes)) methodsByPath.set(expressPath(route), (methodsByPath.get(expressPath(route)) ?? new Set<string>()).add(route.method));
+  const options = Router();
+  for (const [path, methods] of methodsByPath) options.options(path, allowedMethods(methods));
+  return (req, res, next) => (req.method === 'OPTIONS' ? options(req, res, next) : next());
+}
+
 export function routeTableRouter(routes: readonly Route[], deps: RouteTableDeps): Router {
   const router = Router();
-  const methodsByPath = new Map<string, Set<string>>();
-  for (const route of inMatchingOrder(routes)) {
-    router[route.method](expressPath(route), matched(route), ...pipeline(route, deps));
-    const methods = methodsByPath.get(expressPath(route)) ?? new Set<string>();
-    methodsByPath.set(expressPath(route), methods.add(route.method));
-  }
-  for (const [path, methods] of methodsByPath) router.options(path, allowedMethods(methods));
+  router.use(optionsAnswers(routes));
+  for (const route of inMatchingOrder(routes)) router[route.method](expressPath(route), matched(route), ...pipeline(route, deps));
   return router;
 }

@@ -3,13 +3,13 @@ import { CATALOG_EVENT_TOPIC } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { enqueueEvent } from '@ticketing/kafka';
 import type { PrismaClient } from '../../db';
+import { toTierFacts } from '../../domain/event-facts';
 import { assertEditable } from '../../domain/event-status';
 import { LOCATED_SEAT_GUARD_SECONDS, seatId, seatMapView, validSeatLayout, type SeatLayout, type SeatMapView } from '../../domain/seat-map';
+import type { CatalogTier } from '../../domain/tier';
 import { EventRepository } from '../../repositories/event.repository';
 import { SeatMapRepository } from '../../repositories/seat-map.repository';
 import { TierRepository } from '../../repositories/tier.repository';
-import { toTierFacts } from '../../domain/event-facts';
-import type { CatalogTier } from '../../domain/tier';
 
 /** The tier of every seat of a layout, by seat id. */
 function seatTiers(layout: SeatLayout): Map<string, string> {
@@ -22,7 +22,7 @@ function seatTiers(layout: SeatLayout): Map<string, string> {
  * it showed tickets on sale that no seat could carry. Answers the tiers it changed. A tier whose
  * held and sold tickets would not fit is refused, as a capacity change below them is.
  */
-async function seatedTiersToSeatCounts(tiers: TierRepository, tenant: Tenant, seatedTiers: readonly CatalogTier[], seatTierById: ReadonlyMap<string, string>): Promise<CatalogTier[]> {
+async function fitSeatedTiersToSeats(tiers: TierRepository, tenant: Tenant, seatedTiers: readonly CatalogTier[], seatTierById: ReadonlyMap<string, string>): Promise<CatalogTier[]> {
   const seatsByTier = new Map<string, number>();
   for (const tierId of seatTierById.values()) seatsByTier.set(tierId, (seatsByTier.get(tierId) ?? 0) + 1);
   const resized: CatalogTier[] = [];
@@ -43,10 +43,11 @@ async function seatedTiersToSeatCounts(tiers: TierRepository, tenant: Tenant, se
 }
 
 /**
- * Replaces an event's seat map, and with it the capacity of each seated tier: its number of seats. Seats that are held or sold must stay, under the same tier:
- * a new layout may add and rearrange seats, never take away one somebody holds or bought. So
- * must seats a hold asked for within the last minute: that hold may be committing in ticketing
- * while catalog has not yet heard of it (decision 0014).
+ * Replaces an event's seat map, and with it the capacity of each seated tier: its number of
+ * seats. Seats that are held or sold must stay, under the same tier: a new layout may add and
+ * rearrange seats, never take away one somebody holds or bought. So must seats a hold asked for
+ * within the last minute: that hold may be committing in ticketing while catalog has not yet
+ * heard of it (decision 0014).
  */
 export class SetSeatMapUseCase {
   constructor(private readonly prisma: PrismaClient) {}
@@ -71,7 +72,7 @@ export class SetSeatMapUseCase {
         const status = after.get(seat) === tier ? undefined : taken(seat);
         if (status) throw new ApiError('seatmap_locked', `Seat ${seat} is ${status}: keep it in the seat map under tier ${tier}.`, { param: 'sections' });
       }
-      const resized = await seatedTiersToSeatCounts(tiers, tenant, seatedTiers, after);
+      const resized = await fitSeatedTiersToSeats(tiers, tenant, seatedTiers, after);
       const updatedAt = await seatMaps.replace(tenant, eventId, layout, seatCount);
       await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: 'seatmap.updated', aggregateId: eventId, tenant, data: { event_id: eventId, seat_count: seatCount } });
       for (const tier of resized) await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: 'tier.updated', aggregateId: eventId, tenant, data: toTierFacts(tier) });
