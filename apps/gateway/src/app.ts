@@ -17,7 +17,7 @@ import type { RateLimitSettings } from './rate-limit/budgets';
 import { LimiterMetrics } from './rate-limit/limiter-metrics';
 import { RateLimits } from './rate-limit/rate-limits';
 import { routeTable } from './routes';
-import { routeTableRouter } from './routes/route-table.router';
+import { methodNotAllowed, routeTableRouter } from './routes/route-table.router';
 import { TICKET_PAGE_PATH, ticketPages } from './http/ticket-pages.proxy';
 
 export interface GatewayDeps {
@@ -52,7 +52,7 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
   app.use(accessLog(logger, metrics));
   const limits = new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metricsRegistry, logger));
   app.use(refuseMalformedUrl((req, res) => limits.countPerClient(req, res)));
-  // Express answers OPTIONS itself (the methods a path allows); it counts as any request no operation serves.
+  // OPTIONS (the route table answers it with the methods a path allows) counts as any request no operation serves.
   app.use((req, res, next) => (req.method === 'OPTIONS' ? limits.perClient(req, res, next) : next()));
   app.use(DOCS_PATH, limits.perClient, reference.explorerAssets);
   app.use(TICKET_PAGE_PATH, limits.perClient, ticketPages(config.TICKETING_PAGES_URL, logger));
@@ -67,7 +67,7 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
       logger,
     }),
   );
-  app.use(limits.perClient, routeNotFound);
+  app.use(limits.perClient, methodNotAllowed(routeTable), routeNotFound);
   app.use(errorHandler(logger));
   return app;
 }

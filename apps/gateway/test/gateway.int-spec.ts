@@ -269,6 +269,19 @@ describe('the error envelope', () => {
     expectEnvelope(await call('OPTIONS', '/v1/nothing-here'), 404, 'route_not_found');
   });
 
+  it('answers a method an operation path does not take with 405 and the methods it does', async () => {
+    const key = secretKey('events:write');
+    for (const [method, path, allow] of [
+      ['PUT', '/v1/events', 'GET, HEAD, POST, OPTIONS'],
+      ['DELETE', '/v1/events/evt_1', 'GET, HEAD, PATCH, OPTIONS'],
+      ['POST', '/v1/account', 'GET, HEAD, OPTIONS'],
+    ]) {
+      const response = await call(method!, path!, { key });
+      expectEnvelope(response, 405, 'method_not_allowed');
+      expect({ path, allow: response.headers.get('allow'), message: response.body.error.message }).toEqual({ path, allow, message: expect.stringContaining(`${method} is not allowed on ${path}`) });
+    }
+  });
+
   it('answers malformed JSON, a body over 100 kB and a body that is not JSON', async () => {
     const key = secretKey('events:write');
     const malformed = await call('POST', '/v1/events', { key, rawBody: '{"name":' });

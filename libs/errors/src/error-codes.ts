@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   cannot_revoke_self: { status: 400, type: 'invalid_request_error' },
   resource_missing: { status: 404, paramStatus: 400, type: 'invalid_request_error' },
   route_not_found: { status: 404, type: 'invalid_request_error' },
+  method_not_allowed: { status: 405, type: 'invalid_request_error' },
   malformed_request: { status: 400, type: 'invalid_request_error' },
   request_timeout: { status: 408, type: 'invalid_request_error' },
   body_too_large: { status: 413, type: 'invalid_request_error' },

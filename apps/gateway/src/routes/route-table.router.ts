@@ -83,31 +83,44 @@ const METHOD_ORDER = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options'
 /** The path as Express matches it: `{id}` becomes `:id`. */
 const expressPath = (route: Route) => route.path.replace(/\{([^}]+)\}/g, ':$1');
 
-/**
- * OPTIONS on an operation's path: 204 with the methods the path takes in `Allow`, and no body
- * (Express's own answer was a 200 with that list as plain text). The API takes no CORS
- * preflights: keys are for servers. Counted per client address before it gets here (app.ts).
- */
-function allowedMethods(methods: ReadonlySet<string>): RequestHandler {
-  const served = new Set([...methods, ...(methods.has('get') ? ['head'] : []), 'options']);
-  const allow = METHOD_ORDER.filter((method) => served.has(method))
-    .map((method) => method.toUpperCase())
-    .join(', ');
-  return (_req, res) => {
-    res.set('Allow', allow).status(204).end();
-  };
+/** Each operation path, in matching order, with the value of its `Allow` header: its methods, HEAD with GET, and OPTIONS. */
+function allowByPath(routes: readonly Route[]): Map<string, string> {
+  const methods = new Map<string, Set<string>>();
+  for (const route of inMatchingOrder(routes)) methods.set(expressPath(route), (methods.get(expressPath(route)) ?? new Set<string>()).add(route.method));
+  return new Map(
+    [...methods].map(([path, served]) => {
+      const all = new Set([...served, ...(served.has('get') ? ['head'] : []), 'options']);
+      return [path, METHOD_ORDER.filter((method) => all.has(method)).map((method) => method.toUpperCase()).join(', ')];
+    }),
+  );
 }
 
 /**
- * Answers OPTIONS on every operation path (see allowedMethods); passes any other request on.
- * Its own router, entered only by OPTIONS requests, so the others walk no extra layers.
+ * OPTIONS on an operation's path: 204 with the methods the path takes in `Allow`, and no body
+ * (Express's own answer was a 200 with that list as plain text). The API takes no CORS
+ * preflights: keys are for servers. Its own router, entered only by OPTIONS requests, so the
+ * others walk no extra layers; counted per client address before it gets here (app.ts).
  */
 function optionsAnswers(routes: readonly Route[]): RequestHandler {
-  const methodsByPath = new Map<string, Set<string>>();
-  for (const route of inMatchingOrder(routes)) methodsByPath.set(expressPath(route), (methodsByPath.get(expressPath(route)) ?? new Set<string>()).add(route.method));
   const options = Router();
-  for (const [path, methods] of methodsByPath) options.options(path, allowedMethods(methods));
+  for (const [path, allow] of allowByPath(routes)) options.options(path, (_req, res) => void res.set('Allow', allow).status(204).end());
   return (req, res, next) => (req.method === 'OPTIONS' ? options(req, res, next) : next());
+}
+
+/**
+ * For a request no operation served: 405 `method_not_allowed`, with `Allow`, when its path is an
+ * operation's under another method; any other request passes on (to the 404). Only requests that
+ * matched no operation get here, so the operations' own requests pay nothing for it.
+ */
+export function methodNotAllowed(routes: readonly Route[]): Router {
+  const router = Router();
+  for (const [path, allow] of allowByPath(routes)) {
+    router.all(path, (req, res) => {
+      res.set('Allow', allow);
+      throw new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.path}, which takes ${allow}. See /v1/docs for the available endpoints.`);
+    });
+  }
+  return router;
 }
 
 export function routeTableRouter(routes: readonly Route[], deps: RouteTableDeps): Router {
