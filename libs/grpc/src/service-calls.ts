@@ -1,5 +1,5 @@
 import type { InternalClaims } from '@ticketing/auth';
-import { callUnary, outageOf, type CallerOptions, type UnaryMethod } from './client';
+import { callUnary, type CallerOptions, type UnaryMethod } from './client';
 
 /** A client's RPCs as plain async functions: `services.events.getEvent({ id })`. */
 export type ServiceCalls<TClient> = {
@@ -10,11 +10,10 @@ export type ServiceCalls<TClient> = {
 
 /** Every call made through the result carries `claims` in a freshly signed internal token. */
 export function serviceCalls<TClient extends object>(client: TClient, claims: InternalClaims, options: CallerOptions): ServiceCalls<TClient> {
-  const outage = outageOf(client);
   return new Proxy({} as ServiceCalls<TClient>, {
     get: (_target, rpc) => {
       const method = Reflect.get(client, rpc) as UnaryMethod<unknown, unknown>;
-      return (request: unknown) => callUnary(method.bind(client), request, claims, options, outage);
+      return (request: unknown) => callUnary(method.bind(client), request, claims, options);
     },
   });
 }
