@@ -436,6 +436,10 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       }
     }
     const keyed = (key: string): CallerOptions => ({ ...options, idempotency: { key, fingerprint: `fingerprint-${key}`, onReplayed: () => undefined } });
+    /** Ages the claim of `key` past its lease, as if its call had died; `actsOn` replaces what the claim records it acts on. */
+    const lapseClaim = (key: string, actsOn?: string) =>
+      prisma.$executeRaw`UPDATE idempotency_keys SET acts_on = coalesce(${actsOn ?? null}::text, acts_on), created_at = now() - make_interval(secs => ${KEY_CLAIM_LEASE_SECONDS + 1})
+        WHERE fingerprint = ${`fingerprint-${key}`}`;
     /**
      * Sends a sale of 2 under `key` to a ticketing server whose holds wait once taken, and runs
      * `meanwhile` once its units are held, with the sale on its way and what lets it finish.
@@ -470,7 +474,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
 
     it('lets a retry take over a claim that outlived its lease; the first call, finishing later, writes nothing and gives its units back', async () => {
       const tierId = await whileFirstCallIsOnItsWay('lapsed', 4, async ({ claims, eventId, tierId, first, letFinish }) => {
-        await prisma.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${KEY_CLAIM_LEASE_SECONDS + 1}) WHERE fingerprint = 'fingerprint-lapsed'`;
+        await lapseClaim('lapsed');
         const retried = await issue(claims, saleRequest(eventId, tierId), keyed('lapsed'));
         letFinish();
         await expect(first).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
@@ -483,7 +487,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     it('lets a retry that takes over a lapsed claim give back the first call’s hold first, so the tier that hold sold out sells to it', async () => {
       const tierId = await whileFirstCallIsOnItsWay('stranded', 2, async ({ claims, eventId, tierId, first, letFinish }) => {
         // The first call holds the whole capacity and is as good as dead: its claim lapses unrecorded.
-        await prisma.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${KEY_CLAIM_LEASE_SECONDS + 1}) WHERE fingerprint = 'fingerprint-stranded'`;
+        await lapseClaim('stranded');
         const retried = await issue(claims, saleRequest(eventId, tierId), keyed('stranded'));
         expect(retried.tickets).toHaveLength(2);
         letFinish();
@@ -497,8 +501,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     it('takes over a lapsed claim whose issuance catalog never heard of: there is nothing to give back', async () => {
       const tierId = await whileFirstCallIsOnItsWay('died-early', 4, async ({ claims, eventId, tierId, first, letFinish }) => {
         // As a call leaves its claim when it dies before its hold reaches catalog.
-        await prisma.$executeRaw`UPDATE idempotency_keys SET acts_on = 'iss_never_held', created_at = now() - make_interval(secs => ${KEY_CLAIM_LEASE_SECONDS + 1})
-          WHERE fingerprint = 'fingerprint-died-early'`;
+        await lapseClaim('died-early', 'iss_never_held');
         const retried = await issue(claims, saleRequest(eventId, tierId), keyed('died-early'));
         expect(retried.tickets).toHaveLength(2);
         letFinish();
@@ -545,7 +548,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     it('lets an upgrade’s retry that takes over a lapsed claim give back the first call’s unit and ticket first, and upgrade', async () => {
       const { vip, tierId } = await whileFirstUpgradeIsOnItsWay('upgrade-stranded', async ({ claims, request, first, letFinish }) => {
         // The first upgrade holds the one unit and is as good as dead: its claim lapses unrecorded.
-        await prisma.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${KEY_CLAIM_LEASE_SECONDS + 1}) WHERE fingerprint = 'fingerprint-upgrade-stranded'`;
+        await lapseClaim('upgrade-stranded');
         const moved = await callUnary(tickets.upgradeTicket.bind(tickets), request, claims, keyed('upgrade-stranded'));
         expect(moved.tier_id).toBe(request.tier_id);
         letFinish();
