@@ -36,6 +36,11 @@ export class SeatMapRepository {
     return row && { layout: row.layout as unknown as SeatLayout, updated_at: row.updated_at };
   }
 
+  /** Whether the event has a seat map, without reading its layout. */
+  async exists(tenant: Tenant, eventId: string): Promise<boolean> {
+    return (await this.db.seatMap.count({ where: { event_id: eventId, ...tenantScope(tenant) } })) > 0;
+  }
+
   /** Seats of the event that are held or sold; every other seat is available. */
   async unavailableSeats(tenant: Tenant, eventId: string): Promise<Map<string, SeatStatus>> {
     const rows = await this.db.seatStatus.findMany({ where: { event_id: eventId, ...tenantScope(tenant) }, select: { seat_id: true, status: true } });

@@ -68,7 +68,7 @@ export class UpdateTierUseCase {
       const tiers = new TierRepository(tx);
       const current = await tiers.findById(tenant, command.event_id, command.id);
       if (!current) throw ApiError.resourceMissing('tier', command.id);
-      if (capacity !== undefined && current.seated && (await new SeatMapRepository(tx).find(tenant, command.event_id))) {
+      if (capacity !== undefined && current.seated && (await new SeatMapRepository(tx).exists(tenant, command.event_id))) {
         throw new ApiError('parameter_invalid', "A seated tier's capacity is its number of seats in the event's seat map: change the seat map (PUT /v1/events/{id}/seatmap) instead.", {
           param: 'capacity',
         });
