@@ -9,11 +9,11 @@ import { announceEnded, announceHeld } from './seat-hold-messages';
 
 /**
  * Holds seats all or none (decision 0033), for a buyer the event's waiting room has admitted
- * while it is enabled (screened as a sale is; the hold uses no admission). Catalog's seat map says which tier each seat sells
- * under (and refuses seats it does not have), which must be one tier; then one transaction ends any hold on these seats
- * whose time is up (the sweeper would, a little later), claims every seat and publishes
- * `seat.held`. If any seat is taken the transaction rolls back, so nothing is held, and the
- * refusal names the taken seats.
+ * while it is enabled (screened as a sale is; the hold uses no admission). Catalog's seat map
+ * says which tier each seat sells under (and refuses seats it does not have), which must be one
+ * tier; then one transaction ends any hold on these seats whose time is up (the sweeper would, a
+ * little later), claims every seat and publishes `seat.held`. If any seat is taken the
+ * transaction rolls back, so nothing is held, and the refusal names the taken seats.
  */
 export class CreateSeatHoldUseCase {
   constructor(
