@@ -123,7 +123,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   const issue = (claims: InternalClaims, request: ticketingV1.IssueTicketsRequest, callOptions: CallerOptions = options) =>
     callUnary(tickets.issueTickets.bind(tickets), request, claims, callOptions);
   const tierCounters = async (tierId: string) => catalogSide.double.counters(tierId);
-  /** The payload of the ticket.issued an issuance of `tickets` publishes, as the event catalogue has it. */
+  /** The payload of the ticket.issued an issuance of `tickets` publishes, as the event catalogue has it: a sale's carries saleRequest's metadata. */
   const issuedData = (eventId: string, tierId: string, issuanceId: string, tickets: readonly ticketingV1.Ticket[], fields: { amount: number; kind?: 'sale' | 'comp'; discount_id?: string | null }) => ({
     event_id: eventId,
     tier_id: tierId,
@@ -134,6 +134,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     currency: 'EUR',
     kind: fields.kind ?? 'sale',
     discount_id: fields.discount_id ?? null,
+    metadata: fields.kind === 'comp' ? {} : { channel: 'box-office' },
   });
   /** Runs `use` against a ticketing server of its own, built with `deps`, and stops the server after. */
   const withTicketingServer = async (deps: TicketingDependencies, use: (client: ticketingV1.TicketServiceClient) => Promise<void>) => {
@@ -628,7 +629,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const [first, second] = [await record(2, 5001, 'ann@example.com'), await record(3, 7500, 'bo@example.com')];
     const ready = (issuance: TicketingIssuance): UnseatedIssue => {
       const units = Array.from({ length: issuance.quantity }, () => ({ id: newId('tkt'), code: `code-of-${issuance.id}` }));
-      const data = { event_id: eventId, tier_id: tierId, issuance_id: issuance.id, customer_id: issuance.customer_id, ticket_ids: units.map((unit) => unit.id), amount: issuance.amount, currency: 'EUR', kind: 'sale' as const, discount_id: null };
+      const data = { event_id: eventId, tier_id: tierId, issuance_id: issuance.id, customer_id: issuance.customer_id, ticket_ids: units.map((unit) => unit.id), amount: issuance.amount, currency: 'EUR', kind: 'sale' as const, discount_id: null, metadata: {} };
       return { issuance, units, message: outboxRow({ topic: TICKETING_TICKET_TOPIC, type: 'ticket.issued', aggregateId: eventId, tenant: owner, data }) };
     };
     const batch = [ready(first), ready(second), ready(first)];

@@ -2440,7 +2440,7 @@ export interface components {
             livemode: boolean;
             tickets: components["schemas"]["Ticket"][];
             /**
-             * @description Your own keys, as the issuance request gave them ({} when it gave none).
+             * @description Your own keys, as the issuance request gave them ({} when it gave none); the ticket.issued event carries them too.
              * @example {
              *       "channel": "box-office"
              *     }

@@ -47,7 +47,7 @@ export const ticketIssuanceResource = z
     object: z.literal('ticket_issuance'),
     livemode: z.boolean().meta({ description: 'true in live mode, false in test mode.' }),
     tickets: z.array(ticketResource),
-    metadata: z.record(z.string(), z.string()).meta({ description: 'Your own keys, as the issuance request gave them ({} when it gave none).', example: { channel: 'box-office' } }),
+    metadata: z.record(z.string(), z.string()).meta({ description: 'Your own keys, as the issuance request gave them ({} when it gave none); the ticket.issued event carries them too.', example: { channel: 'box-office' } }),
   })
   .meta({ id: 'TicketIssuance', example: { id: ticketExample.issuance_id, object: 'ticket_issuance', livemode: false, tickets: [ticketExample], metadata: { channel: 'box-office' } } });
 

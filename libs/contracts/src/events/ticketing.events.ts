@@ -36,6 +36,8 @@ export const ticketFactsSchema = z.object({
   kind: z.enum(['sale', 'comp']),
   /** The discount that priced the sale (decision 0038); null when none did. */
   discount_id: z.string().min(1).nullable(),
+  /** The issuance request's own keys ({} when it gave none); absent from messages published before it was added. */
+  metadata: z.record(z.string(), z.string()).default({}),
 });
 export type TicketFacts = z.infer<typeof ticketFactsSchema>;
 

@@ -123,6 +123,7 @@ export class DriveIssuanceUseCase {
         currency: issuance.currency,
         kind: issuance.kind,
         discount_id: issuance.discount_id,
+        metadata: issuance.metadata,
       },
     });
     return { units, message };
