@@ -78,6 +78,29 @@ describe('waiting room through the gateway', () => {
     expect(issued.body.tickets.map((ticket: { seat: string }) => ticket.seat)).toEqual(['Stalls:A:1', 'Stalls:A:2']);
   });
 
+  it('holds seats for comps without an admission, which only a comp can take, while the room keeps buyers out', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api, { seated: true, capacity: 2 });
+    const seats = [{ label: '1', tier_id: tierId }, { label: '2', tier_id: tierId }];
+    expect((await api.put(`/v1/events/${eventId}/seatmap`, { sections: [{ label: 'Stalls', rows: [{ label: 'A', seats }] }] })).status).toBe(200);
+    expect((await api.patch(`/v1/events/${eventId}`, { waiting_room: { enabled: true, admission_rate_per_minute: 1 } })).status).toBe(200);
+    await waitFor('the room to keep holds out', async () => ((await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:Z:9'] })).body.error?.code === 'admission_token_required' ? true : undefined));
+
+    const forComps = await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1', 'Stalls:A:2'], purpose: 'comp' });
+    expect({ status: forComps.status, purpose: forComps.body.purpose }).toEqual({ status: 200, purpose: 'comp' });
+    const admitted = (await api.post(`/v1/events/${eventId}/queue/join`, {})).body;
+    const sold = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { seat_hold_id: forComps.body.id, admission_token: admitted.admission_token }));
+    expect({ status: sold.status, code: sold.body.error?.code, param: sold.body.error?.param }).toEqual({ status: 400, code: 'parameter_invalid', param: 'seat_hold_id' });
+    const comped = await api.post(`/v1/events/${eventId}/comps`, { tier_id: tierId, quantity: 2, seat_hold_id: forComps.body.id, customer: { email: 'guest@example.com' }, reason: 'Press' });
+    expect(comped.status).toBe(200);
+    expect(comped.body.tickets.map((ticket: { seat: string; price: number }) => [ticket.seat, ticket.price])).toEqual([
+      ['Stalls:A:1', 0],
+      ['Stalls:A:2', 0],
+    ]);
+    const unknownPurpose = await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'], purpose: 'gift' });
+    expect({ status: unknownPurpose.status, param: unknownPurpose.body.error?.param }).toEqual({ status: 400, param: 'purpose' });
+  });
+
   it('asks for an admission token from the moment the room is enabled, and opens the queue, before ticketing has heard of it', async () => {
     const api = as((await createAccount()).secret_key);
     const { eventId, tierId } = await onSale(api);

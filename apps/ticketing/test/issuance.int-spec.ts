@@ -233,6 +233,43 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
   });
 
+  it('holds seats for comps without an admission while the waiting room is enabled, and only a comp takes such a hold (decision 0034)', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims, { capacity: 3 });
+    catalogSide.double.addSeats(eventId, tierId, 1, 3);
+    catalogSide.double.enableWaitingRoom(eventId);
+    await new EventSettingsRepository(prisma).save(tenantOf(claims), { event_id: eventId, status: 'published', waiting_room_enabled: true, admission_rate_per_minute: 10 });
+    const holdSeats = (seatIds: string[], fields: { purpose?: string; admission_token?: string } = {}) =>
+      new CreateSeatHoldUseCase(prisma, catalog, admissionGate()).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0, ...fields });
+    await expect(holdSeats(['S:1:1'])).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
+    const token = admissionTokens.sign({ entryId: newId('qen'), eventId }, new Date(Date.now() + 60_000));
+    await expect(holdSeats(['S:1:1'], { purpose: 'comp', admission_token: token })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'admission_token' });
+    await expect(holdSeats(['S:1:1'], { purpose: 'gift' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'purpose' });
+    expect(await prisma.seatClaim.count({ where: { event_id: eventId } })).toBe(0);
+
+    const forComps = await holdSeats(['S:1:1', 'S:1:2'], { purpose: 'comp' });
+    expect(forComps).toMatchObject({ purpose: 'comp', status: 'active' });
+    const sale = saleRequest(eventId, tierId, { seat_hold_id: forComps.id, admission_token: token });
+    await expect(issue(claims, sale)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'seat_hold_id', message: expect.stringContaining('held for comps') });
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: forComps.id } })).toMatchObject({ status: 'active', taken_by: null });
+
+    const comped = await callUnary(
+      tickets.issueComps.bind(tickets),
+      { event_id: eventId, tier_id: tierId, quantity: 2, customer: { reference: { $case: 'details', value: { email: 'guest@example.com', name: '' } } }, reason: 'Press', seat_hold_id: forComps.id },
+      claims,
+      options,
+    );
+    expect(comped.tickets.map((ticket) => [ticket.seat, ticket.price])).toEqual([
+      ['S:1:1', 0],
+      ['S:1:2', 0],
+    ]);
+    // A hold for a sale still needs the buyer's admission, and a comp can take one too.
+    const forSale = await holdSeats(['S:1:3'], { admission_token: token });
+    expect(forSale.purpose).toBe('sale');
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+  });
+
   /** The units' hold in catalog lapses between the reservation and the commit, as after a long stall. */
   class LapsingHold extends CatalogInventory {
     override async commit(callClaims: InternalClaims, issuanceId: string): Promise<void> {

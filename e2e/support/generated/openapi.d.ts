@@ -2551,6 +2551,7 @@ export interface components {
          *         }
          *       ],
          *       "status": "active",
+         *       "purpose": "sale",
          *       "expires_at": "2027-03-01T10:10:00.000Z",
          *       "created_at": "2027-03-01T10:00:00.000Z",
          *       "released_at": null
@@ -2581,6 +2582,11 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "released" | "expired";
+            /**
+             * @description `sale`, or `comp`: held for the guest list, and taken only by a comp.
+             * @enum {string}
+             */
+            purpose: "sale" | "comp";
             /**
              * Format: date-time
              * @description ISO 8601 UTC date-time.
@@ -8502,8 +8508,14 @@ export interface operations {
                      * @example 600
                      */
                     ttl_seconds?: number;
-                    /** @description Required while the event’s waiting room is enabled: the token of the buyer’s admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Holding uses no admission; the issuance that sells the hold needs the same token. */
+                    /** @description Required for a sale while the event’s waiting room is enabled: the token of the buyer’s admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Holding uses no admission; the issuance that sells the hold needs the same token. */
                     admission_token?: string;
+                    /**
+                     * @description `sale` (the default), or `comp`: seats held for the guest list (POST /v1/events/{id}/comps), which do not queue, so they need no admission_token while the waiting room is enabled; only a comp can take such a hold.
+                     * @example sale
+                     * @enum {string}
+                     */
+                    purpose?: "sale" | "comp";
                 };
             };
         };

@@ -4,6 +4,7 @@ import { nullIfEmpty, oneOf } from './fields';
 import { resourceFields, timestamp } from './resource.schema';
 
 const SEAT_HOLD_STATUSES = ['active', 'released', 'expired'] as const;
+export const SEAT_HOLD_PURPOSES = ['sale', 'comp'] as const;
 
 export const seatHoldResource = z
   .object({
@@ -13,6 +14,7 @@ export const seatHoldResource = z
       .array(z.object({ id: z.string().meta({ description: '"<section>:<row>:<seat>", as the seat map names it.' }), tier_id: z.string().meta({ description: 'The seated tier the seat sells under.' }) }))
       .meta({ description: 'Every seat held, in the order asked.' }),
     status: z.enum(SEAT_HOLD_STATUSES).meta({ description: 'active until released (DELETE) or expired at `expires_at`; then its seats are free again.' }),
+    purpose: z.enum(SEAT_HOLD_PURPOSES).meta({ description: '`sale`, or `comp`: held for the guest list, and taken only by a comp.' }),
     expires_at: timestamp,
     released_at: timestamp.nullable().meta({ description: 'When it stopped holding its seats (released or expired); null while active.' }),
   })
@@ -28,6 +30,7 @@ export const seatHoldResource = z
         { id: 'Stalls:A:2', tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U3' },
       ],
       status: 'active',
+      purpose: 'sale',
       expires_at: '2027-03-01T10:10:00.000Z',
       created_at: '2027-03-01T10:00:00.000Z',
       released_at: null,
@@ -42,6 +45,7 @@ export function presentSeatHold(hold: ticketingV1.SeatHold): z.output<typeof sea
     event_id: hold.event_id,
     seats: hold.seats.map((seat) => ({ id: seat.id, tier_id: seat.tier_id })),
     status: oneOf(SEAT_HOLD_STATUSES, hold.status, 'seat hold status'),
+    purpose: oneOf(SEAT_HOLD_PURPOSES, hold.purpose, 'seat hold purpose'),
     expires_at: hold.expires_at,
     created_at: hold.created_at,
     released_at: nullIfEmpty(hold.released_at),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { presentSeatHold, seatHoldResource } from '../presenters/seat-hold.presenter';
+import { presentSeatHold, SEAT_HOLD_PURPOSES, seatHoldResource } from '../presenters/seat-hold.presenter';
 import { deletedResource } from '../presenters/resource.schema';
 import { admissionToken, wholeNumber } from '../validation/fields';
 import { defineRoute, secretKey } from './route';
@@ -14,7 +14,12 @@ const createSeatHoldBody = z
     ttl_seconds: wholeNumber(1, 1800).optional().meta({ description: 'How long the seats stay held unless released: 600 (ten minutes) by default, 1800 at most.', example: 600 }),
     admission_token: admissionToken.optional().meta({
       description:
-        'Required while the event’s waiting room is enabled: the token of the buyer’s admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Holding uses no admission; the issuance that sells the hold needs the same token.',
+        'Required for a sale while the event’s waiting room is enabled: the token of the buyer’s admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Holding uses no admission; the issuance that sells the hold needs the same token.',
+    }),
+    purpose: z.enum(SEAT_HOLD_PURPOSES).optional().meta({
+      description:
+        '`sale` (the default), or `comp`: seats held for the guest list (POST /v1/events/{id}/comps), which do not queue, so they need no admission_token while the waiting room is enabled; only a comp can take such a hold.',
+      example: 'sale',
     }),
   })
   .meta({ example: { seats: ['Stalls:A:1', 'Stalls:A:2'], ttl_seconds: 600 } });
@@ -31,7 +36,15 @@ export const seatHoldsRoutes = [
     body: createSeatHoldBody,
     response: seatHoldResource,
     handler: async ({ params, body }, { services }) =>
-      presentSeatHold(await services.seatHolds.createSeatHold({ event_id: params.id, seat_ids: body.seats, ttl_seconds: body.ttl_seconds ?? 0, admission_token: body.admission_token ?? '' })),
+      presentSeatHold(
+        await services.seatHolds.createSeatHold({
+          event_id: params.id,
+          seat_ids: body.seats,
+          ttl_seconds: body.ttl_seconds ?? 0,
+          admission_token: body.admission_token ?? '',
+          purpose: body.purpose ?? 'sale',
+        }),
+      ),
   }),
   defineRoute({
     operationId: 'releaseSeatHold',

@@ -7,6 +7,13 @@ import { integerInRange, requiredIdParam } from '@ticketing/fields';
  */
 export type SeatHoldStatus = 'active' | 'released' | 'expired' | 'sold';
 
+/**
+ * What a hold is for (decision 0034): a sale, or comps. A comp hold is made without an admission
+ * while the event's waiting room is enabled, so only a comp can take it.
+ */
+export const SEAT_HOLD_PURPOSES = ['sale', 'comp'] as const;
+export type SeatHoldPurpose = (typeof SEAT_HOLD_PURPOSES)[number];
+
 export interface HeldSeat {
   /** "<section>:<row>:<seat>", as catalog's seat map names it. */
   id: string;
@@ -26,6 +33,7 @@ export interface TicketingSeatHold {
   issuance_id: string | null;
   /** The issuance that took the hold before holding units for its seats, until it is recorded (then issuance_id). */
   taken_by: string | null;
+  purpose: SeatHoldPurpose;
 }
 
 export const DEFAULT_SEAT_HOLD_TTL_SECONDS = 600;
@@ -37,10 +45,19 @@ export interface SeatHoldRequest {
   event_id: string;
   seat_ids: string[];
   ttl_seconds: number;
+  purpose: SeatHoldPurpose;
 }
 
-/** Checks a hold request: 1 to 50 distinct seat ids in catalog's form, and a TTL (0: the default). */
-export function validSeatHoldRequest(command: { event_id: string; seat_ids: string[]; ttl_seconds: number }): SeatHoldRequest {
+/**
+ * Checks a hold request: 1 to 50 distinct seat ids in catalog's form, a TTL (0: the default) and
+ * a purpose (empty: a sale); a comp hold names no admission, since it needs none.
+ */
+export function validSeatHoldRequest(command: { event_id: string; seat_ids: string[]; ttl_seconds: number; purpose?: string; admission_token?: string }): SeatHoldRequest {
+  const purpose = command.purpose || 'sale';
+  if (!isPurpose(purpose)) throw new ApiError('parameter_invalid', `purpose must be one of ${SEAT_HOLD_PURPOSES.join(', ')}, not '${purpose}'.`, { param: 'purpose' });
+  if (purpose === 'comp' && command.admission_token) {
+    throw new ApiError('parameter_invalid', 'A hold for comps needs no admission; leave admission_token out.', { param: 'admission_token' });
+  }
   if (command.seat_ids.length === 0) throw new ApiError('parameter_missing', 'Missing required parameter: seats (one or more seat ids).', { param: 'seats' });
   if (command.seat_ids.length > MAX_SEATS_PER_HOLD) throw new ApiError('parameter_invalid', `seats can hold at most ${MAX_SEATS_PER_HOLD} seats.`, { param: 'seats' });
   command.seat_ids.forEach((seatId, index) => {
@@ -51,7 +68,12 @@ export function validSeatHoldRequest(command: { event_id: string; seat_ids: stri
     event_id: requiredIdParam(command.event_id, 'event_id'),
     seat_ids: command.seat_ids,
     ttl_seconds: command.ttl_seconds === 0 ? DEFAULT_SEAT_HOLD_TTL_SECONDS : integerInRange(command.ttl_seconds, 'ttl_seconds', 1, MAX_SEAT_HOLD_TTL_SECONDS),
+    purpose,
   };
+}
+
+function isPurpose(purpose: string): purpose is SeatHoldPurpose {
+  return (SEAT_HOLD_PURPOSES as readonly string[]).includes(purpose);
 }
 
 /**
@@ -91,11 +113,15 @@ export function seatHoldUnavailable(hold: TicketingSeatHold, at: Date, param: st
 }
 
 /**
- * Checks that an issuance can sell the hold's seats: the hold is of the issuance's event, active
- * and not taken, and holds exactly `quantity` seats, all of the issuance's tier.
+ * Checks that an issuance can sell the hold's seats: the hold is of the issuance's event, a comp
+ * hold only to a comp, active and not taken, and holds exactly `quantity` seats, all of the
+ * issuance's tier.
  */
-export function assertHoldCovers(hold: TicketingSeatHold, order: { event_id: string; tier_id: string; quantity: number }, at: Date): void {
+export function assertHoldCovers(hold: TicketingSeatHold, order: { event_id: string; tier_id: string; quantity: number; kind: 'sale' | 'comp' }, at: Date): void {
   if (hold.event_id !== order.event_id) throw ApiError.resourceMissing('seat hold', hold.id, 'seat_hold_id');
+  if (hold.purpose === 'comp' && order.kind === 'sale') {
+    throw new ApiError('parameter_invalid', `Seat hold '${hold.id}' is held for comps (POST /v1/events/${hold.event_id}/comps); a sale needs a hold made for a sale.`, { param: 'seat_hold_id' });
+  }
   if (hold.status !== 'active' || hold.issuance_id !== null || hold.taken_by !== null || hold.expires_at <= at) throw seatHoldUnavailable(hold, at);
   const otherTier = hold.seats.find((seat) => seat.tier_id !== order.tier_id);
   if (otherTier) throw new ApiError('parameter_invalid', `Seat '${otherTier.id}' of seat hold '${hold.id}' sells under tier '${otherTier.tier_id}', not '${order.tier_id}'.`, { param: 'seat_hold_id' });

@@ -68,6 +68,7 @@ export function toSeatHoldMessage(hold: TicketingSeatHold): ticketingV1.SeatHold
     expires_at: iso(hold.expires_at),
     created_at: iso(hold.created_at),
     released_at: hold.released_at ? iso(hold.released_at) : '',
+    purpose: hold.purpose,
   };
 }
 

@@ -1,6 +1,6 @@
 import { isMode, type Tenant } from '@ticketing/auth';
 import type { TicketingDb } from '../db';
-import type { HeldSeat, SeatHoldStatus, TicketingSeatHold } from '../domain/seat-hold';
+import type { HeldSeat, SeatHoldPurpose, SeatHoldStatus, TicketingSeatHold } from '../domain/seat-hold';
 
 interface SeatHoldRow {
   id: string;
@@ -14,9 +14,15 @@ interface SeatHoldRow {
   released_at: Date | null;
   issuance_id: string | null;
   taken_by: string | null;
+  purpose: string;
 }
 
-const toSeatHold = ({ account_id: _account, seats, status, ...rest }: SeatHoldRow): TicketingSeatHold => ({ ...rest, seats: seats as HeldSeat[], status: status as SeatHoldStatus });
+const toSeatHold = ({ account_id: _account, seats, status, purpose, ...rest }: SeatHoldRow): TicketingSeatHold => ({
+  ...rest,
+  seats: seats as HeldSeat[],
+  status: status as SeatHoldStatus,
+  purpose: purpose as SeatHoldPurpose,
+});
 
 /** A hold that was just ended (released or expired), with its tenant, for the message that frees its seats. */
 export interface EndedSeatHold {
@@ -53,8 +59,8 @@ export class SeatHoldRepository {
     const tierIds = hold.seats.map((seat) => seat.tier_id);
     const rows = await this.db.$queryRaw<Array<SeatHoldRow & { claimed: string[] }>>`
       WITH hold AS (
-        INSERT INTO seat_holds (id, account_id, mode, event_id, seats, status, expires_at, created_at)
-        VALUES (${hold.id}, ${tenant.accountId}, ${tenant.mode}, ${hold.event_id}, ${JSON.stringify(hold.seats)}::jsonb, 'active', ${hold.expires_at}, ${hold.created_at})
+        INSERT INTO seat_holds (id, account_id, mode, event_id, seats, status, expires_at, created_at, purpose)
+        VALUES (${hold.id}, ${tenant.accountId}, ${tenant.mode}, ${hold.event_id}, ${JSON.stringify(hold.seats)}::jsonb, 'active', ${hold.expires_at}, ${hold.created_at}, ${hold.purpose})
         RETURNING *),
       claimed AS (
         INSERT INTO seat_claims (event_id, seat_id, account_id, mode, tier_id, hold_id)

@@ -8,8 +8,9 @@ import type { AdmissionGate } from '../waiting-room/admission-gate';
 import { announceEnded, announceHeld } from './seat-hold-messages';
 
 /**
- * Holds seats all or none (decision 0033), for a buyer the event's waiting room has admitted
- * while it is enabled (screened as a sale is; the hold uses no admission). Catalog's seat map
+ * Holds seats all or none (decision 0033): for a sale, for a buyer the event's waiting room has
+ * admitted while it is enabled (screened as a sale is; the hold uses no admission); for comps,
+ * which do not queue, without one (decision 0034). Catalog's seat map
  * says which tier each seat sells under (and refuses seats it does not have), which must be one
  * tier; then one transaction ends any hold on these seats whose time is up (the sweeper would, a
  * little later), claims every seat and publishes `seat.held`. If any seat is taken the
@@ -23,10 +24,14 @@ export class CreateSeatHoldUseCase {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async execute(claims: InternalClaims, tenant: Tenant, command: { event_id: string; seat_ids: string[]; ttl_seconds: number; admission_token?: string }): Promise<TicketingSeatHold> {
+  async execute(
+    claims: InternalClaims,
+    tenant: Tenant,
+    command: { event_id: string; seat_ids: string[]; ttl_seconds: number; admission_token?: string; purpose?: string },
+  ): Promise<TicketingSeatHold> {
     const request = validSeatHoldRequest(command);
     // Buyers the waiting room keeps out hold nothing: seats held outside it would be gone by their turn (decision 0034).
-    await this.gate.screen(tenant, request.event_id, command.admission_token ?? '');
+    if (request.purpose === 'sale') await this.gate.screen(tenant, request.event_id, command.admission_token ?? '');
     const seats = await this.catalog.locateSeats(claims, request.event_id, request.seat_ids);
     assertOneTier(seats);
     const now = this.clock();
@@ -37,6 +42,7 @@ export class CreateSeatHoldUseCase {
         id: newId('hold'),
         event_id: request.event_id,
         seats,
+        purpose: request.purpose,
         created_at: now,
         expires_at: new Date(now.getTime() + request.ttl_seconds * 1000),
       });

@@ -37,6 +37,8 @@ export interface SeatHold {
   created_at: string;
   /** Empty while active. */
   released_at: string;
+  /** "sale" or "comp" (see CreateSeatHoldRequest.purpose). */
+  purpose: string;
 }
 
 export interface CreateSeatHoldRequest {
@@ -46,6 +48,8 @@ export interface CreateSeatHoldRequest {
   ttl_seconds: number;
   /** The buyer's admission, needed while the event's waiting room is enabled; empty when none. */
   admission_token: string;
+  /** "sale" (also when empty) or "comp": a comp hold needs no admission, and only a comp can take it. */
+  purpose: string;
 }
 
 export interface ReleaseSeatHoldRequest {
@@ -120,6 +124,7 @@ function createBaseSeatHold(): SeatHold {
     expires_at: "",
     created_at: "",
     released_at: "",
+    purpose: "",
   };
 }
 
@@ -148,6 +153,9 @@ export const SeatHold: MessageFns<SeatHold> = {
     }
     if (message.released_at !== "") {
       writer.uint32(66).string(message.released_at);
+    }
+    if (message.purpose !== "") {
+      writer.uint32(74).string(message.purpose);
     }
     return writer;
   },
@@ -229,6 +237,14 @@ export const SeatHold: MessageFns<SeatHold> = {
             message.released_at = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.purpose = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -243,7 +259,7 @@ export const SeatHold: MessageFns<SeatHold> = {
 };
 
 function createBaseCreateSeatHoldRequest(): CreateSeatHoldRequest {
-  return { event_id: "", seat_ids: [], ttl_seconds: 0, admission_token: "" };
+  return { event_id: "", seat_ids: [], ttl_seconds: 0, admission_token: "", purpose: "" };
 }
 
 export const CreateSeatHoldRequest: MessageFns<CreateSeatHoldRequest> = {
@@ -259,6 +275,9 @@ export const CreateSeatHoldRequest: MessageFns<CreateSeatHoldRequest> = {
     }
     if (message.admission_token !== "") {
       writer.uint32(34).string(message.admission_token);
+    }
+    if (message.purpose !== "") {
+      writer.uint32(42).string(message.purpose);
     }
     return writer;
   },
@@ -306,6 +325,14 @@ export const CreateSeatHoldRequest: MessageFns<CreateSeatHoldRequest> = {
             }
 
             message.admission_token = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.purpose = reader.string();
             continue;
           }
         }
