@@ -75,9 +75,10 @@ export interface OutsideWork {
  *
  * - the key is new, or its claim lapsed unsealed (a call that died): this call claims it (after
  *   undoing the lapsed call's outside work, `OutsideWork`), acts, and seals its result with its
- *   write (in its transaction, or in its one statement: `statementSeal`); a failure releases
- *   the claim, so a retry runs again (nothing is recorded for a refusal, as with every recorded
- *   write);
+ *   write (in its transaction, or in its one statement: `statementSeal`); a failure gives the
+ *   claim up, so a retry runs again (nothing is recorded for a refusal, as with every recorded
+ *   write). A call that acted outside gives it up lapsed, with its work: that work may have
+ *   happened though its reply was lost, so the retry undoes it first;
  * - the key holds a sealed result: it is replayed, with nothing done;
  * - the key's claim is still running: 409 `idempotency_key_in_use`, which the client retries.
  *
@@ -133,7 +134,7 @@ export class EarlyKeyClaims {
       if (!sealedEarly.has(write)) throw new Error(`${write.operation} claimed its Idempotency-Key early but wrote nothing under it`);
       return result;
     } catch (error) {
-      await this.release(write, scope);
+      await (outside ? this.lapse(write, scope, outside) : this.release(write, scope));
       throw error;
     }
   }
@@ -173,6 +174,21 @@ export class EarlyKeyClaims {
       undone = found.acts_on;
     }
     throw keyInUse();
+  }
+
+  /**
+   * Best effort: ages the claim past its lease, keeping the outside work it records, so the next
+   * call under the key undoes that work and takes the claim over at once. A call whose outside
+   * work failed may still have done it (catalog held the units, and the reply was lost), and a
+   * retry that did not undo it would find it in its way (a tier sold out by its own first try).
+   * Only this call's own claim: one that outlived its lease may have been taken over meanwhile.
+   */
+  private async lapse(write: IdempotentWrite, scope: RecordScope, outside: OutsideWork): Promise<void> {
+    await this.client.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${this.leaseSeconds + 1})
+      WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
+        AND fingerprint = ${write.fingerprint} AND result IS NULL AND acts_on = ${outside.id}`.catch((error: unknown) =>
+      this.warn({ err: error, operation: scope.operation }, `idempotency key not given up; retries are told it is in use until its claim lapses in ${this.leaseSeconds} s`),
+    );
   }
 
   /** Best effort: a claim not released now lapses after the lease, and retries meanwhile are told the key is in use. */
