@@ -232,6 +232,18 @@ describe('a canceled event', () => {
     expect(refused.body.error.code).toBe('ticket_not_valid');
     expect(ids((await api.get(`/v1/tickets?event_id=${eventId}&status=canceled`)).body)).toEqual([third.id, second.id]);
   });
+
+  it('cancels the comps of a draft event called off before its on-sale', async () => {
+    const api = as((await createAccount()).secret_key);
+    const event = (await api.post('/v1/events', { name: 'Never opened', starts_at: '2099-09-01T20:00:00Z', currency: 'EUR' })).body;
+    const tier = (await api.post(`/v1/events/${event.id}/tiers`, { name: 'GA', price: PRICE, capacity: 10 })).body;
+    const comp = await api.post(`/v1/events/${event.id}/comps`, { tier_id: tier.id, quantity: 2, customer: { email: 'guest@example.com' }, reason: 'Press' });
+    expect(comp.status).toBe(200);
+    expect((await api.patch(`/v1/events/${event.id}`, { status: 'canceled' })).body.status).toBe('canceled');
+    const [first, second] = comp.body.tickets;
+    await waitFor(`comps of ${event.id} canceled`, async () => ((await api.get(`/v1/tickets/${second.id}`)).body.status === 'canceled' ? true : undefined));
+    expect((await api.get(`/v1/tickets/${first.id}`)).body.status).toBe('canceled');
+  });
 });
 
 describe('upgrade options', () => {
@@ -245,7 +257,11 @@ describe('upgrade options', () => {
     const box = await tier('Box', 3, 2000);
     // Ranked above, but its sales open next year: an upgrade to it would be refused.
     await tier('Lounge', 4, 12000, { sales_start_at: new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString() });
+    // Ranked above, but sold two at a time: no single ticket moves there.
+    await tier('Pairs', 5, 3000, { min_per_order: 2 });
     await api.post(`/v1/events/${eventId}/tickets`, sale(vip, { quantity: 2, payment: { type: 'external', reference: 'v', amount: 18000 } }));
+    // The ticket's own tier costs less now: the difference is still from what the ticket was sold for.
+    expect((await api.patch(`/v1/events/${eventId}/tiers/${ticket.tier_id}`, { price: 500 })).status).toBe(200);
 
     const options = await api.get(`/v1/tickets/${ticket.id}/upgrade-options`);
     expect(options.status).toBe(200);
@@ -267,6 +283,15 @@ describe('upgrade options', () => {
 
     await api.post(`/v1/tickets/${ticket.id}/refund`, {});
     expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options`)).body.error).toMatchObject({ code: 'ticket_not_valid' });
+  });
+
+  it('offers no upgrade once the event is no longer on sale', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, ticket } = await oneTicket(api);
+    expect((await api.post(`/v1/events/${eventId}/tiers`, { name: 'VIP', price: 9000, capacity: 5, rank: 2 })).status).toBe(200);
+    expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options`)).body.data).toHaveLength(1);
+    expect((await api.patch(`/v1/events/${eventId}`, { status: 'completed' })).status).toBe(200);
+    expect((await api.get(`/v1/tickets/${ticket.id}/upgrade-options`)).body).toEqual({ object: 'list', data: [], has_more: false });
   });
 });
 

@@ -1872,7 +1872,7 @@ export interface components {
              */
             currency: string;
             /**
-             * @description draft → published → canceled | completed; canceled and completed are final.
+             * @description draft → published → canceled | completed, or draft → canceled; canceled and completed are final.
              * @enum {string}
              */
             status: "draft" | "published" | "canceled" | "completed";
@@ -2474,7 +2474,7 @@ export interface components {
             /** @description The tier’s price, in minor units of `currency`. */
             price: number;
             currency: string;
-            /** @description What the upgrade costs: this price less the ticket’s tier’s, never below 0. */
+            /** @description What the upgrade costs: this price less what the ticket was sold for (its price), never below 0. */
             price_difference: number;
             /** @description Units of the tier on sale now. */
             available: number;
@@ -3969,7 +3969,7 @@ export interface operations {
                      */
                     currency?: string;
                     /**
-                     * @description draft → published → canceled | completed. Canceling publishes event.canceled.
+                     * @description draft → published → canceled | completed, or draft → canceled. Canceling publishes event.canceled, which cancels the event’s valid tickets.
                      * @enum {string}
                      */
                     status?: "draft" | "published" | "canceled" | "completed";

@@ -4,6 +4,7 @@ import { assertEditable, assertTransition, EVENT_STATUSES, eventStatus, isEventS
 /** Every move that changes the status and is allowed; anything else between two different statuses is refused. */
 const ALLOWED: ReadonlyArray<[EventStatus, EventStatus]> = [
   ['draft', 'published'],
+  ['draft', 'canceled'],
   ['published', 'canceled'],
   ['published', 'completed'],
 ];
@@ -37,15 +38,15 @@ describe('event statuses', () => {
     }
   });
 
-  it('allows exactly the three lifecycle moves plus the four no-ops', () => {
+  it('allows exactly the four lifecycle moves plus the four no-ops', () => {
     const allowed = allPairs.filter(([from, to]) => verdict(from, to) === 'allowed');
-    expect(allowed).toHaveLength(7);
+    expect(allowed).toHaveLength(8);
     for (const status of EVENT_STATUSES) expect(() => assertTransition(status, status)).not.toThrow();
   });
 
   it('explains refusals: the statuses involved and what the event can still become', () => {
-    expect(thrown(() => assertTransition('draft', 'canceled')).message).toBe(
-      'Cannot move the event from draft to canceled: a draft event can only become published.',
+    expect(thrown(() => assertTransition('draft', 'completed')).message).toBe(
+      'Cannot move the event from draft to completed: a draft event can only become published or canceled.',
     );
     expect(thrown(() => assertTransition('published', 'draft')).message).toBe(
       'Cannot move the event from published to draft: a published event can only become canceled or completed.',

@@ -2,13 +2,14 @@ import { EVENT_STATUSES, type EventStatus } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 
 /**
- * An event's lifecycle: draft → published → canceled | completed. Canceled and completed are
- * final: the event, its tiers and its seat map no longer change.
+ * An event's lifecycle: draft → published → canceled | completed, and draft → canceled (a draft
+ * may already have comps to cancel; decision 0013). Canceled and completed are final: the event,
+ * its tiers and its seat map no longer change.
  */
 export { EVENT_STATUSES, type EventStatus };
 
 const NEXT_STATUSES: Record<EventStatus, readonly EventStatus[]> = {
-  draft: ['published'],
+  draft: ['published', 'canceled'],
   published: ['canceled', 'completed'],
   canceled: [],
   completed: [],

@@ -55,7 +55,7 @@ export const eventResource = z
     category: z.string().nullable().meta({ description: 'Lower case.', example: 'music' }),
     tags: z.array(z.string()).meta({ description: 'Lower case, unique.', example: ['jazz', 'outdoor'] }),
     currency: z.string().meta({ description: 'ISO 4217; every tier is priced in it.', example: 'EUR' }),
-    status: z.enum(EVENT_STATUSES).meta({ description: 'draft → published → canceled | completed; canceled and completed are final.' }),
+    status: z.enum(EVENT_STATUSES).meta({ description: 'draft → published → canceled | completed, or draft → canceled; canceled and completed are final.' }),
     waiting_room: waitingRoomSchema,
     tiers: z.array(tierResource).meta({ description: 'The event’s tiers, by rank then creation.' }),
     has_seatmap: z.boolean().meta({ description: 'Whether GET /v1/events/{id}/seatmap has a layout to show.' }),

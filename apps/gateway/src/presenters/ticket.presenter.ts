@@ -161,7 +161,7 @@ export const upgradeOptionResource = z
     rank: z.number().int().meta({ description: 'Above the ticket’s tier’s rank.' }),
     price: z.number().int().meta({ description: 'The tier’s price, in minor units of `currency`.' }),
     currency: z.string(),
-    price_difference: z.number().int().meta({ description: 'What the upgrade costs: this price less the ticket’s tier’s, never below 0.' }),
+    price_difference: z.number().int().meta({ description: 'What the upgrade costs: this price less what the ticket was sold for (its price), never below 0.' }),
     available: z.number().int().meta({ description: 'Units of the tier on sale now.' }),
   })
   .meta({

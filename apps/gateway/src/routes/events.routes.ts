@@ -71,7 +71,7 @@ const updateEventBody = patchBody({
   status: z
     .enum(EVENT_STATUSES, { error: `must be one of ${EVENT_STATUSES.join(', ')}` })
     .optional()
-    .meta({ description: 'draft → published → canceled | completed. Canceling publishes event.canceled.' }),
+    .meta({ description: 'draft → published → canceled | completed, or draft → canceled. Canceling publishes event.canceled, which cancels the event’s valid tickets.' }),
   waiting_room: waitingRoomBody.optional(),
 }).meta({ example: { status: 'published', description: null } });
 

@@ -166,7 +166,7 @@ export class CatalogInventory {
     for (let cursor = ''; ; ) {
       const page = await calls.listTiers({ event_id: eventId, page: { limit: 100, starting_after: cursor } });
       tiers.push(
-        ...page.data.map(({ id, name, rank, price, currency, capacity, held, sold, seated, sales_start_at, sales_end_at }) => ({
+        ...page.data.map(({ id, name, rank, price, currency, capacity, held, sold, seated, min_per_order, sales_start_at, sales_end_at }) => ({
           id,
           name,
           rank,
@@ -176,6 +176,7 @@ export class CatalogInventory {
           held,
           sold,
           seated,
+          minPerOrder: min_per_order,
           salesStartAt: sales_start_at ? new Date(sales_start_at) : null,
           salesEndAt: sales_end_at ? new Date(sales_end_at) : null,
         })),

@@ -3,9 +3,11 @@ import { integerInRange, requiredIdParam, requiredText } from '@ticketing/fields
 
 /**
  * Upgrades (decision 0032): a valid ticket moves to a higher-rank tier of the same event, paying
- * the difference between the two tiers' prices (never less than 0). Only between unseated tiers:
- * a seat is sold from a seat hold, so a seated ticket changes seats by a refund and a seated
- * sale (0033), and a seated tier is not offered.
+ * the new tier's price less what the ticket was sold for (never less than 0), so an upgraded
+ * ticket has cost its holder at least the new tier's price, whatever either tier's price did
+ * since. Only between unseated tiers: a seat is sold from a seat hold, so a seated ticket changes
+ * seats by a refund and a seated sale (0033), and a seated tier is not offered. A tier sold only
+ * by several at a time (`min_per_order` above 1) takes no single ticket, so it is not offered.
  */
 export interface TierFacts {
   id: string;
@@ -17,9 +19,16 @@ export interface TierFacts {
   held: number;
   sold: number;
   seated: boolean;
+  minPerOrder: number;
   /** When the tier's sales open and close; null when it has no such bound (a null end closes them when the event starts). */
   salesStartAt: Date | null;
   salesEndAt: Date | null;
+}
+
+/** Where an upgrade starts: the ticket's tier, and what the ticket was sold for (its `price`). */
+export interface UpgradeFrom {
+  tier: TierFacts;
+  price: number;
 }
 
 export interface UpgradeOption {
@@ -36,15 +45,17 @@ export interface UpgradeOption {
 
 const onSaleAt = (tier: TierFacts, eventStartsAt: Date, at: Date) => (tier.salesStartAt === null || tier.salesStartAt <= at) && (tier.salesEndAt ?? eventStartsAt) > at;
 
+const priceDifference = (from: UpgradeFrom, target: TierFacts) => Math.max(0, target.price - from.price);
+
 /**
- * The unseated tiers of the event ranked above the ticket's whose sales window is open at `at`,
- * newest first (the API's list order); none for a seated ticket. A tier not on sale is left out:
- * an upgrade to it would be refused (tier_not_on_sale).
+ * The unseated tiers of the event ranked above the ticket's that take a single ticket and whose
+ * sales window is open at `at`, newest first (the API's list order); none for a seated ticket. A
+ * tier an upgrade to which would be refused is left out.
  */
-export function upgradeOptions(current: TierFacts, tiers: readonly TierFacts[], eventStartsAt: Date, at: Date): UpgradeOption[] {
-  if (current.seated) return [];
+export function upgradeOptions(from: UpgradeFrom, tiers: readonly TierFacts[], eventStartsAt: Date, at: Date): UpgradeOption[] {
+  if (from.tier.seated) return [];
   return tiers
-    .filter((tier) => tier.rank > current.rank && !tier.seated && onSaleAt(tier, eventStartsAt, at))
+    .filter((tier) => tier.rank > from.tier.rank && !tier.seated && tier.minPerOrder <= 1 && onSaleAt(tier, eventStartsAt, at))
     .sort((a, b) => (a.id < b.id ? 1 : -1))
     .map((tier) => ({
       tier_id: tier.id,
@@ -52,7 +63,7 @@ export function upgradeOptions(current: TierFacts, tiers: readonly TierFacts[], 
       rank: tier.rank,
       price: tier.price,
       currency: tier.currency,
-      price_difference: Math.max(0, tier.price - current.price),
+      price_difference: priceDifference(from, tier),
       available: Math.max(0, tier.capacity - tier.held - tier.sold),
     }));
 }
@@ -78,15 +89,17 @@ export function validUpgradeRequest(command: { id: string; tier_id: string; paym
 }
 
 /**
- * The difference to pay for moving from `current` to `target`, once the move is allowed (a
- * higher-rank tier of the event) and the payment covers it exactly.
+ * The difference to pay for moving `from` a ticket's tier to `target`, once the move is allowed
+ * (a higher-rank tier of the event that takes a single ticket) and the payment covers it exactly.
  */
-export function upgradePrice(current: TierFacts, target: TierFacts | undefined, request: UpgradeRequest): number {
+export function upgradePrice(from: UpgradeFrom, target: TierFacts | undefined, request: UpgradeRequest): number {
+  const current = from.tier;
   if (!target) throw ApiError.resourceMissing('tier', request.tier_id, 'tier_id');
   // A repeated upgrade (a double submit) lands here too, whatever the timing: one wins.
   if (target.id === current.id) throw new ApiError('ticket_changed', `Ticket '${request.ticket_id}' is already of tier '${target.id}'; nothing was changed.`, { param: 'tier_id' });
   if (current.seated) {
-    throw new ApiError('parameter_invalid', `Ticket '${request.ticket_id}' has a seat: seated tickets are not upgraded. Refund it and sell a seat of tier '${target.id}' from a seat hold.`, { param: 'tier_id' });
+    const instead = target.seated ? `sell a seat of tier '${target.id}' from a seat hold` : `issue a ticket of tier '${target.id}'`;
+    throw new ApiError('parameter_invalid', `Ticket '${request.ticket_id}' has a seat: seated tickets are not upgraded. Refund it and ${instead}.`, { param: 'tier_id' });
   }
   if (target.seated) {
     throw new ApiError('parameter_invalid', `Tier '${target.id}' is seated: its seats are sold from seat holds (POST /v1/events/{id}/seats/hold), not by upgrade.`, { param: 'tier_id' });
@@ -96,7 +109,10 @@ export function upgradePrice(current: TierFacts, target: TierFacts | undefined, 
       param: 'tier_id',
     });
   }
-  const difference = Math.max(0, target.price - current.price);
+  if (target.minPerOrder > 1) {
+    throw new ApiError('parameter_invalid', `Tier '${target.id}' sells at least ${target.minPerOrder} tickets per order, so no single ticket is upgraded into it.`, { param: 'tier_id' });
+  }
+  const difference = priceDifference(from, target);
   const paid = request.payment?.amount ?? 0;
   if (difference > 0 && !request.payment) throw new ApiError('parameter_missing', `Missing required parameter: payment (the difference, ${difference} ${current.currency}).`, { param: 'payment' });
   if (paid !== difference) throw new ApiError('parameter_invalid', `payment.amount must be ${difference} (minor units of ${current.currency}), the price difference.`, { param: 'payment.amount' });

@@ -91,7 +91,7 @@ export class UpgradeTicketUseCase {
 
   private price(ticket: TicketingTicket, tiers: Awaited<ReturnType<CatalogInventory['tiersOf']>>, request: UpgradeRequest): number {
     assertChangeable(ticket, 'upgraded');
-    return upgradePrice(currentTier(ticket, tiers), tiers.find((tier) => tier.id === request.tier_id), request);
+    return upgradePrice({ tier: currentTier(ticket, tiers), price: ticket.price }, tiers.find((tier) => tier.id === request.tier_id), request);
   }
 
   /** Best effort: a unit not given back now returns when its hold expires. */

@@ -7,7 +7,10 @@ import { upgradeOptions, type UpgradeOption } from '../../domain/upgrade';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import { changeableTicket, currentTier } from '../change-ticket/changeable-ticket';
 
-/** Where a valid ticket can move now: its event's higher-rank tiers on sale, from catalog's live counters. */
+/**
+ * Where a valid ticket can move now: its event's higher-rank tiers on sale, from catalog's live
+ * counters; none while the event is not published (catalog would refuse the upgrade).
+ */
 export class ListUpgradeOptionsUseCase {
   constructor(
     private readonly prisma: PrismaClient,
@@ -19,7 +22,7 @@ export class ListUpgradeOptionsUseCase {
     const id = requiredIdParam(ticketId, 'id');
     const ticket = await changeableTicket(new TicketRepository(this.prisma), tenant, id, 'upgraded');
     const [tiers, event] = await Promise.all([this.catalog.tiersOf(claims, ticket.event_id), this.catalog.eventFacts(claims, ticket.event_id)]);
-    const options = upgradeOptions(currentTier(ticket, tiers), tiers, new Date(event.startsAt), this.clock());
+    const options = event.status === 'published' ? upgradeOptions({ tier: currentTier(ticket, tiers), price: ticket.price }, tiers, new Date(event.startsAt), this.clock()) : [];
     // Options are newest first (tier id descending), as every id-ordered list: any tier of the
     // event marks a place among them, one listed on the previous page that stopped selling since included.
     return paginate(page, {
