@@ -51,11 +51,13 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
   app.use(assignRequestId);
   app.use(accessLog(logger, metrics));
   const limits = new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metricsRegistry, logger));
+  // A holder's link goes to ticketing as it came: a link a mail client mangled gets ticketing's
+  // page saying the link is not valid, never the API's JSON refusal of a malformed URL.
+  app.use(TICKET_PAGE_PATH, limits.perClient, ticketPages(config.TICKETING_PAGES_URL, logger));
   app.use(refuseMalformedUrl((req, res) => limits.countPerClient(req, res)));
   // OPTIONS (the route table answers it with the methods a path allows) counts as any request no operation serves.
   app.use((req, res, next) => (req.method === 'OPTIONS' ? limits.perClient(req, res, next) : next()));
   app.use(DOCS_PATH, limits.perClient, reference.explorerAssets);
-  app.use(TICKET_PAGE_PATH, limits.perClient, ticketPages(config.TICKETING_PAGES_URL, logger));
   app.use(
     routeTableRouter(routeTable, {
       verifier: new KeyVerifier(keyCacheRedis, clients.identity, caller),

@@ -406,10 +406,13 @@ describe('operations', () => {
   });
 
   it('forwards ticket pages to ticketing, and answers a page saying so when ticketing is unreachable', async () => {
-    const response = await call('GET', '/d/some-token');
-    expect(response.status).toBe(503);
-    expect(response.headers.get('content-type')).toContain('text/html');
-    expect(response.body).toContain('This page is not available right now');
+    // A link mangled into invalid percent-encoding goes to ticketing too, whose page says it is not valid.
+    for (const path of ['/d/some-token', '/d/%ff%fe']) {
+      const response = await call('GET', path);
+      expect({ path, status: response.status }).toEqual({ path, status: 503 });
+      expect(response.headers.get('content-type')).toContain('text/html');
+      expect(response.body).toContain('This page is not available right now');
+    }
   });
 });
 
