@@ -10,7 +10,7 @@ function bodyOf(operationId: string) {
 function refusal(operationId: string, input: unknown) {
   const result = bodyOf(operationId).safeParse(input);
   if (result.success) throw new Error(`expected ${JSON.stringify(input)} to be refused`);
-  const error = validationError(result.error, input);
+  const error = validationError(result.error, input, 'body');
   return { code: error.code, param: error.param };
 }
 

@@ -12,7 +12,7 @@ import {
   ticketResource,
   upgradeOptionResource,
 } from '../presenters/ticket.presenter';
-import { admissionToken, discountCode, MAX_ORDER_QUANTITY, orderAmount, resourceId, text, upTo, wholeNumber } from '../validation/fields';
+import { admissionToken, discountCode, mapKey, MAX_ORDER_QUANTITY, orderAmount, resourceId, text, upTo, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 import { holderFields, holderOf, requireOneHolder } from './ticket-holder';
@@ -54,7 +54,7 @@ const issueTicketsBody = z
       .optional()
       .meta({ description: 'Required while the event’s waiting room is enabled: the token of your admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Each admission lets one issuance through.' }),
     metadata: z
-      .record(upTo(40).min(1, 'must be 1 to 40 characters'), upTo(500))
+      .record(mapKey(40), upTo(500))
       .optional()
       .meta({ description: 'Up to 50 keys of your own, kept with the issuance and returned in its answer.', example: { channel: 'box-office' } }),
   })

@@ -24,8 +24,9 @@ describe('dateTime', () => {
 describe('text', () => {
   it('counts characters (code points), as the document’s maxLength means, so an emoji is one', () => {
     expect(text(5).safeParse(' 🎟🎟🎟🎟🎟 ')).toEqual({ success: true, data: '🎟🎟🎟🎟🎟' });
-    expect(text(5).safeParse('🎟'.repeat(6)).error?.issues[0]?.message).toBe('must be 1 to 5 characters');
-    expect(text(5).safeParse('   ').success).toBe(false);
+    expect(text(5).safeParse('🎟'.repeat(6)).error?.issues[0]?.message).toBe('must be at most 5 characters');
+    expect(text(5).safeParse('   ').error?.issues[0]?.message).toBe('must not be blank');
+    expect(text(5).safeParse('').error?.issues[0]?.message).toBe('must not be blank');
     expect(clearableText(3).safeParse('🎟🎟🎟').success).toBe(true);
     expect(clearableText(3).safeParse('🎟🎟🎟🎟').error?.issues[0]?.message).toBe('must be at most 3 characters');
   });

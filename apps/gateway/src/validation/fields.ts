@@ -9,7 +9,8 @@ export const text = (max: number) =>
   z
     .string()
     .trim()
-    .refine((value) => characterCount(value) >= 1 && characterCount(value) <= max, `must be 1 to ${max} characters`)
+    .refine((value) => value !== '', 'must not be blank')
+    .refine((value) => characterCount(value) <= max, `must be at most ${max} characters`)
     .meta({ minLength: 1, maxLength: max });
 
 /** Text of at most `max` characters, kept as sent (a description, a metadata value). */
@@ -18,6 +19,13 @@ export const upTo = (max: number) =>
     .string()
     .refine((value) => characterCount(value) <= max, `must be at most ${max} characters`)
     .meta({ maxLength: max });
+
+/** A key of a map such as metadata: 1 to `max` characters, kept as sent. */
+export const mapKey = (max: number) =>
+  z
+    .string()
+    .refine((key) => characterCount(key) >= 1 && characterCount(key) <= max, `must be 1 to ${max} characters`)
+    .meta({ minLength: 1, maxLength: max });
 
 /** Optional text that PATCH may clear with null. */
 export const clearableText = (max: number) => upTo(max).nullable();

@@ -19,6 +19,16 @@ function pathOf(visit: Visit): InputPath {
 /** A UTF-16 surrogate without its pair: JSON's `\ud800` escapes make one, and no UTF-8 store can hold it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * Why an object key cannot be kept as sent, if it cannot: as a string, or `__proto__`, which
+ * JSON decodes as a key but a JavaScript object built from it drops (it sets the prototype), so
+ * a metadata entry named so vanished from a 200 answer.
+ */
+function unstorableKey(key: string): string | undefined {
+  if (key === '__proto__') return "must not be named '__proto__', a name JavaScript reserves; use another key";
+  return unstorable(key);
+}
+
 /** Why a string cannot be stored as sent, if it cannot. */
 function unstorable(text: string): string | undefined {
   if (text.includes('\0')) return 'must not contain the NUL character (U+0000)';
@@ -45,7 +55,7 @@ function firstUnstorable(input: unknown): { path: InputPath; why: string } | und
     } else if (value !== null && typeof value === 'object') {
       const entries = Object.entries(value);
       for (const [key] of entries) {
-        const why = unstorable(key);
+        const why = unstorableKey(key);
         if (why) return { path: [...pathOf(visit), key], why };
       }
       for (const [key, item] of entries.reverse()) pending.push({ value: item, key, parent: visit });
@@ -57,7 +67,7 @@ function firstUnstorable(input: unknown): { path: InputPath; why: string } | und
 /**
  * Text no service can store as sent (decision 0023): PostgreSQL's text and jsonb cannot hold
  * U+0000, so a NUL that reached a service failed its query with a 500; a lone surrogate would be
- * stored as U+FFFD, something the client did not send. Checked on every input of every
+ * stored as U+FFFD, something the client did not send; a key `__proto__` would be dropped. Checked on every input of every
  * operation, before its schema, so no field can forget it. A bare string body (no parameter to
  * name) is left to the schema to refuse.
  */

@@ -44,6 +44,13 @@ describe('validateInput', () => {
     expect(requestState(res).input).toEqual({ params: valid.params, query: { limit: 5 }, body: { name: 'Bolt' } });
   });
 
+  it('says a query parameter given more than once was, rather than that it is of the wrong type', () => {
+    for (const query of [{ limit: ['5', '6'] }, { q: ['a', 'b', 'c'] }]) {
+      const [[param, values]] = Object.entries(query) as [[string, string[]]];
+      expect(validate({ query }).error).toEqual(expect.objectContaining({ code: 'parameter_invalid', param, message: `Invalid ${param}: it was given ${values.length} times; give it once.` }));
+    }
+  });
+
   describe('refuses the NUL character (PostgreSQL cannot store it) naming the parameter', () => {
     it('in a path parameter', () => {
       expect(validate({ params: { id: 'thing_1', part_id: 'part\u00001' } }).error).toEqual(refusedNaming('part_id'));
@@ -60,6 +67,13 @@ describe('validateInput', () => {
       expect(validate({ body: { name: 'Bo\u0000lt' } }).error).toEqual(refusedNaming('name'));
       expect(validate({ body: { labels: [{ label: 'ok' }, { label: '\u0000' }] } }).error).toEqual(refusedNaming('labels[1].label'));
       expect(validate({ body: { metadata: { 'colo\u0000r': 'red' } } }).error).toEqual(refusedNaming('metadata.colo\u0000r'));
+    });
+
+    it('in a key named __proto__, which a decoded object would silently drop', () => {
+      for (const body of ['{"metadata":{"__proto__":"x"}}', '{"__proto__":{"polluted":"yes"}}']) {
+        const param = body.startsWith('{"metadata"') ? 'metadata.__proto__' : '__proto__';
+        expect(validate({ body: JSON.parse(body) }).error).toEqual(expect.objectContaining({ code: 'parameter_invalid', param, message: expect.stringContaining("must not be named '__proto__'") }));
+      }
     });
 
     it('before the schema, whose own complaint would not say what is wrong', () => {

@@ -3,12 +3,12 @@ import type { z } from 'zod';
 import { requestState } from '../http/request-state';
 import type { Route } from '../routes/route';
 import { refuseUnstorableText } from './unstorable-text';
-import { validationError } from './validation-error';
+import { validationError, type InputSource } from './validation-error';
 
-function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+function parse<T extends z.ZodType>(schema: T, input: unknown, source: InputSource): z.output<T> {
   refuseUnstorableText(input);
   const result = schema.safeParse(input);
-  if (!result.success) throw validationError(result.error, input);
+  if (!result.success) throw validationError(result.error, input, source);
   return result.data;
 }
 
@@ -16,9 +16,9 @@ function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
 export function validateInput(route: Route): RequestHandler {
   return (req, res, next) => {
     requestState(res).input = {
-      params: parse(route.params, req.params),
-      query: parse(route.query, req.query),
-      body: route.body && parse(route.body, req.body ?? {}),
+      params: parse(route.params, req.params, 'params'),
+      query: parse(route.query, req.query, 'query'),
+      body: route.body && parse(route.body, req.body ?? {}, 'body'),
     };
     next();
   };

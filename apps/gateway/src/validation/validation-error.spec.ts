@@ -11,7 +11,7 @@ const body = z.strictObject({
 function errorFor(input: unknown) {
   const result = body.safeParse(input);
   if (result.success) throw new Error('expected a validation failure');
-  return validationError(result.error, input);
+  return validationError(result.error, input, 'body');
 }
 
 describe('validation errors', () => {
@@ -20,6 +20,16 @@ describe('validation errors', () => {
     expect(parameterName(['address', 'city'])).toBe('address.city');
     expect(parameterName(['items', 0, 'price'])).toBe('items[0].price');
     expect(parameterName([])).toBeUndefined();
+  });
+
+  it('says what a map’s keys must be when one is refused', () => {
+    const schema = z.object({ metadata: z.record(z.string().max(3, 'must be at most 3 characters'), z.string()) });
+    const input = { metadata: { ok: 'v', toolong: 'v' } };
+    expect(validationError(schema.safeParse(input).error!, input, 'body')).toMatchObject({
+      code: 'parameter_invalid',
+      param: 'metadata.toolong',
+      message: "Invalid key 'toolong' in metadata: keys must be at most 3 characters.",
+    });
   });
 
   it('reports an absent required field as parameter_missing', () => {
@@ -55,6 +65,6 @@ describe('validation errors', () => {
   it('honours a refinement that declares the request incomplete', () => {
     const patch = z.strictObject({ name: z.string().optional() }).refine((value) => value.name !== undefined, { message: 'Provide name', params: { code: 'parameter_missing' } });
     const result = patch.safeParse({});
-    expect(validationError(result.error!, {})).toMatchObject({ code: 'parameter_missing', message: 'Provide name.' });
+    expect(validationError(result.error!, {}, 'body')).toMatchObject({ code: 'parameter_missing', message: 'Provide name.' });
   });
 });

@@ -26,7 +26,10 @@ function withPeriod(message: string): string {
   return /[.!?]$/.test(message) ? message : `${message}.`;
 }
 
-function toApiError(issue: z.core.$ZodIssue, input: unknown): ApiError {
+/** Where the input came from: a query string carries a parameter given twice as an array of its values. */
+export type InputSource = 'params' | 'query' | 'body';
+
+function toApiError(issue: z.core.$ZodIssue, input: unknown, source: InputSource): ApiError {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
     if (key === '') {
@@ -37,15 +40,24 @@ function toApiError(issue: z.core.$ZodIssue, input: unknown): ApiError {
     return new ApiError('parameter_unknown', `Received unknown parameter: ${param}.`, { param });
   }
   const param = parameterName(issue.path);
+  if (issue.code === 'invalid_key') {
+    // A key of a map such as metadata: say what keys must be, not zod's "Invalid key in record".
+    const why = issue.issues[0]?.message ?? 'is not allowed';
+    return new ApiError('parameter_invalid', `Invalid key '${String(issue.path.at(-1))}' in ${parameterName(issue.path.slice(0, -1))}: keys ${withPeriod(why)}`, { param });
+  }
   if (issue.code === 'custom' && issue.params?.code === 'parameter_missing') {
     return new ApiError('parameter_missing', withPeriod(issue.message), { param });
   }
   if (param === undefined) {
     return new ApiError('parameter_invalid', issue.code === 'invalid_type' ? 'The request body must be a JSON object.' : withPeriod(issue.message));
   }
+  const value = valueAt(input, issue.path);
   // An absent optional field raises no issue, so an issue about an absent one means it is required.
-  if (valueAt(input, issue.path) === undefined) {
+  if (value === undefined) {
     return new ApiError('parameter_missing', `Missing required parameter: ${param}.`, { param });
+  }
+  if (source === 'query' && issue.path.length === 1 && Array.isArray(value)) {
+    return new ApiError('parameter_invalid', `Invalid ${param}: it was given ${value.length} times; give it once.`, { param });
   }
   return new ApiError('parameter_invalid', `Invalid ${param}: ${withPeriod(issue.message)}`, { param });
 }
@@ -54,7 +66,7 @@ function toApiError(issue: z.core.$ZodIssue, input: unknown): ApiError {
  * The one error a failed validation answers with. Unknown parameters are reported first: a
  * misspelt field usually also makes the real one "missing", and the typo is the news.
  */
-export function validationError(error: z.ZodError, input: unknown): ApiError {
+export function validationError(error: z.ZodError, input: unknown, source: InputSource): ApiError {
   const issue = error.issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? error.issues[0]!;
-  return toApiError(issue, input);
+  return toApiError(issue, input, source);
 }
