@@ -102,6 +102,7 @@ describe('tickets through the gateway', () => {
       [eventId, sale(tierId, { customer_id: 'cus_01JD3WB5C7E9G1J3L5N7Q9S1U3' }), 400, 'parameter_invalid', 'customer_id'],
       [eventId, sale(tierId, { customer: undefined, customer_id: 'cus_01JD3WB5C7E9G1J3L5N7Q9S1U3' }), 400, 'resource_missing', 'customer_id'],
       [eventId, sale(tierId, { payment: { type: 'card', reference: 'o', amount: 2 * PRICE } }), 400, 'parameter_invalid', 'payment.type'],
+      [eventId, sale(tierId, { payment: undefined }), 400, 'parameter_missing', 'payment'],
       [draft.body.id, sale(draftTier.body.id), 409, 'event_not_on_sale'],
       [closed.eventId, sale(closed.tierId), 409, 'tier_not_on_sale'],
     ];
@@ -126,6 +127,14 @@ describe('tickets through the gateway', () => {
 
     expect(sold.status).toBe(200);
     expect(sold.body.tickets).toHaveLength(100);
+  });
+
+  it('sells a free tier’s tickets without a payment', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api, { price: 0 });
+    const free = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { payment: undefined }));
+    expect(free.status).toBe(200);
+    expect(free.body.tickets.map((ticket: { price: number }) => ticket.price)).toEqual([0, 0]);
   });
 
   it('refuses a quantity below the tier’s min_per_order, and sells nothing', async () => {

@@ -205,6 +205,23 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
   });
 
+  it('sells an order that costs nothing without a payment, and refuses one that costs something without it, holding nothing', async () => {
+    const claims = tenant();
+    const free = catalogSide.double.addTier(tenantOf(claims), { price: 0, capacity: 10 });
+    const issued = await issue(claims, saleRequest(free.eventId, free.tierId, { payment: undefined }));
+    expect(issued.tickets.map((ticket) => ticket.price)).toEqual([0, 0]);
+    expect(await prisma.issuance.findUniqueOrThrow({ where: { id: issued.issuance_id }, select: { payment_type: true, amount: true } })).toEqual({ payment_type: null, amount: 0n });
+
+    const { eventId, tierId } = await onSale(claims);
+    await expect(issue(claims, saleRequest(eventId, tierId, { payment: undefined }))).rejects.toMatchObject({
+      code: 'parameter_missing',
+      param: 'payment',
+      message: expect.stringContaining('5000'),
+    });
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    expect(await prisma.issuance.count({ where: { tier_id: tierId } })).toBe(0);
+  });
+
   it('passes catalog’s refusals on, gives back units it held, and records nothing', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims, { capacity: 2 });

@@ -7148,8 +7148,8 @@ export interface operations {
                      * @example cus_01JD3W9ZQ4X8V5K2M7N6P1R0ST
                      */
                     customer_id?: string;
-                    /** @description How it was paid for. */
-                    payment: {
+                    /** @description Required when the order costs something: leave it out only when its total, discounts included, is 0. */
+                    payment?: {
                         /** @enum {string} */
                         type: "external";
                         /**

@@ -45,7 +45,9 @@ const issueTicketsBody = z
     seat_hold_id: holderFields.seat_hold_id,
     quantity: wholeNumber(1, MAX_ORDER_QUANTITY).meta({ description: 'Within the tier’s min_per_order and max_per_order.', example: 2 }),
     ...holderFields.holder,
-    payment: externalPayment('Minor units of the event’s currency; must equal the order’s total, discounts included.'),
+    payment: externalPayment('Minor units of the event’s currency; must equal the order’s total, discounts included.')
+      .optional()
+      .meta({ description: 'Required when the order costs something: leave it out only when its total, discounts included, is 0.' }),
     discount_code: discountCode.optional().meta({
       description: 'A code the buyer entered. The best applicable discount, this one or an automatic one, prices the order and counts one redemption.',
       example: 'SUMMER25',
@@ -158,7 +160,7 @@ export const ticketsRoutes = [
           tier_id: body.tier_id,
           quantity: body.quantity,
           customer: holderOf(body),
-          payment: { reference: body.payment.reference, amount: body.payment.amount },
+          payment: body.payment && { reference: body.payment.reference, amount: body.payment.amount },
           metadata: body.metadata ?? {},
           seat_hold_id: body.seat_hold_id ?? '',
           admission_token: body.admission_token ?? '',

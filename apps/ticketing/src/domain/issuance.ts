@@ -59,7 +59,8 @@ interface OrderRequest {
 
 export interface SaleRequest extends OrderRequest {
   kind: 'sale';
-  payment: ExternalPayment;
+  /** Absent only for an order that costs nothing (a free tier, a discount of the whole total). */
+  payment: ExternalPayment | null;
   /** As the buyer entered it; catalog matches it case-insensitively. */
   discount_code: string | null;
   metadata: Record<string, string>;
@@ -114,17 +115,19 @@ function validOrder(command: OrderCommand, quantity: number): OrderRequest {
   };
 }
 
+/** A sale's request; whether it needed a payment is known once catalog priced it (assertPaidInFull). */
 export function validSaleRequest(command: SaleCommand): SaleRequest {
   const payment = command.payment;
-  if (!payment) throw new ApiError('parameter_missing', 'Missing required parameter: payment.', { param: 'payment' });
   return {
     kind: 'sale',
     ...validOrder(command, command.quantity),
-    payment: {
-      type: 'external',
-      reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH),
-      amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER),
-    },
+    payment: payment
+      ? {
+          type: 'external',
+          reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH),
+          amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER),
+        }
+      : null,
     discount_code: command.discount_code?.trim() || null,
     metadata: validMetadata(command.metadata),
   };
@@ -153,7 +156,12 @@ export function validMetadata(metadata: Record<string, string>): Record<string, 
 }
 
 /** Money taken elsewhere must be exactly what catalog quotes for the order, discounts included. */
-export function assertPaidInFull(payment: ExternalPayment, quote: { total: number; currency: string }): void {
+/** The payment covers the order's total exactly; an order that costs nothing needs none. */
+export function assertPaidInFull(payment: ExternalPayment | null, quote: { total: number; currency: string }): void {
+  if (!payment) {
+    if (quote.total === 0) return;
+    throw new ApiError('parameter_missing', `Missing required parameter: payment (the order's total, ${quote.total} in minor units of ${quote.currency}).`, { param: 'payment' });
+  }
   if (payment.amount !== quote.total) {
     throw new ApiError('parameter_invalid', `payment.amount must be ${quote.total} (minor units of ${quote.currency}), the order's total.`, { param: 'payment.amount' });
   }
