@@ -1036,6 +1036,24 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     };
     const bo = { reference: { $case: 'details' as const, value: { email: 'bo@example.com', name: 'Bo' } } };
 
+    it('replays a committed transfer, refund or revocation to its retry under the same Idempotency-Key, even once the ticket changed again', async () => {
+      const claims = tenant();
+      const keyed = (key: string): CallerOptions => ({ ...options, idempotency: { key, fingerprint: `fingerprint-${key}`, onReplayed: () => undefined } });
+      const { tierId, ticket } = await oneTicket(claims);
+      // Each first reply was lost: the client retries under the same key after the ticket changed again.
+      const transferred = await callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, keyed('transfer'));
+      const refunded = await callUnary(tickets.refundTicket.bind(tickets), { id: ticket.id, reason: '' }, claims, keyed('refund'));
+      expect(await callUnary(tickets.refundTicket.bind(tickets), { id: ticket.id, reason: '' }, claims, keyed('refund'))).toEqual(refunded);
+      expect(await callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, keyed('transfer'))).toEqual(transferred);
+      const other = (await oneTicket(claims)).ticket;
+      const revoked = await callUnary(tickets.revokeTicket.bind(tickets), { id: other.id, reason: 'Fraud' }, claims, keyed('revoke'));
+      expect(await callUnary(tickets.revokeTicket.bind(tickets), { id: other.id, reason: 'Fraud' }, claims, keyed('revoke'))).toEqual(revoked);
+      // A new refund of the refunded ticket is still refused, and nothing moved twice.
+      await expect(callUnary(tickets.refundTicket.bind(tickets), { id: ticket.id, reason: '' }, claims, keyed('refund-again'))).rejects.toMatchObject({ code: 'ticket_not_valid', status: 409 });
+      expect(await prisma.ticketChange.count({ where: { ticket_id: ticket.id } })).toBe(2);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    });
+
     it('keeps every change as history and publishes it through the outbox with the ticket as it leaves it', async () => {
       const claims = tenant();
       const { eventId, tierId, ticket } = await oneTicket(claims);

@@ -24,6 +24,11 @@ export function validRetirementReason(retirement: Retirement, reason: string): s
 }
 
 /** Refuses a change of a ticket that is no longer valid. */
+/** A valid ticket that no upgrade is moving can change now. */
+export function isChangeable(ticket: TicketingTicket): boolean {
+  return ticket.status === 'valid' && ticket.pending_change_id === null;
+}
+
 export function assertChangeable(ticket: TicketingTicket, verb: string): void {
   if (ticket.status !== 'valid') {
     throw new ApiError('ticket_not_valid', `Ticket '${ticket.id}' is ${ticket.status}; only a valid ticket can be ${verb}.`);

@@ -3,7 +3,7 @@ import { ApiError } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { TicketingTicket } from '../../domain/ticket';
-import { assertChangeable } from '../../domain/ticket-change';
+import { assertChangeable, isChangeable } from '../../domain/ticket-change';
 import type { TierFacts } from '../../domain/upgrade';
 import type { TicketRepository } from '../../repositories/ticket.repository';
 
@@ -19,22 +19,29 @@ export async function changeableTicket(tickets: TicketRepository, tenant: Tenant
 }
 
 /**
- * The tenant's ticket, if it can be `verb` now (changeableTicket) and catalog does not report its
- * event canceled (decision 0032). Ticketing hears of a cancellation through catalog's messages, a
- * moment after the client that canceled was told; until then the event's tickets are still valid
- * here, and a transfer or a refund would succeed only for the cancellation to override it. Read
- * before the change's transaction, so no transaction waits on catalog; the change's conditional
- * update (still valid, at this code version) refuses it if the ticket changed since. A
- * cancellation committed after the check is ordered after the change, and cancels the ticket as
- * it left it. If catalog cannot be asked, the change goes on: the cancellation still reaches it.
+ * The tenant's ticket (404 when it has none), for a change that asserts the ticket can change
+ * inside its own transaction (`assertChangeable`): under an Idempotency-Key that transaction
+ * replays a change already committed, so a retry whose first reply was lost gets the change,
+ * not 409 `ticket_not_valid` for the refund it made itself (a crash-testing probe).
+ *
+ * A ticket that can change now is also refused if catalog reports its event canceled (decision
+ * 0032). Ticketing hears of a cancellation through catalog's messages, a moment after the client
+ * that canceled was told; until then the event's tickets are still valid here, and a transfer or
+ * a refund would succeed only for the cancellation to override it. Asked before the change's
+ * transaction, so no transaction waits on catalog; the change's conditional update (still valid,
+ * at this code version) refuses it if the ticket changed since. A cancellation committed after
+ * the check is ordered after the change, and cancels the ticket as it left it. If catalog cannot
+ * be asked, the change goes on: the cancellation still reaches it.
  */
-export async function changeableTicketOfLiveEvent(
+export async function ticketOfLiveEvent(
   tickets: TicketRepository,
   catalog: CatalogInventory,
   logger: Logger,
   { claims, tenant, id, verb }: { claims: InternalClaims; tenant: Tenant; id: string; verb: string },
 ): Promise<TicketingTicket> {
-  const ticket = await changeableTicket(tickets, tenant, id, verb);
+  const ticket = await tickets.findById(tenant, id);
+  if (!ticket) throw ApiError.resourceMissing('ticket', id);
+  if (!isChangeable(ticket)) return ticket;
   const status = await catalog.eventFacts(claims, ticket.event_id).then(
     (event) => event.status,
     (error: unknown) => logger.warn({ err: error, ticket_id: id }, 'event status not read from catalog; the change goes on'),

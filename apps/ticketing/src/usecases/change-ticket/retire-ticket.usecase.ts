@@ -6,10 +6,10 @@ import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import type { TicketingTicket } from '../../domain/ticket';
-import { lostRace, RETIREMENTS, validRetirementReason, type Retirement } from '../../domain/ticket-change';
+import { assertChangeable, lostRace, RETIREMENTS, validRetirementReason, type Retirement } from '../../domain/ticket-change';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
-import { changeableTicketOfLiveEvent } from './changeable-ticket';
+import { ticketOfLiveEvent } from './changeable-ticket';
 import { newChange } from './change-message';
 
 /** `seat.released` for a seated ticket's seat, which its retirement frees; null for an unseated ticket. */
@@ -40,8 +40,10 @@ export class RetireTicketUseCase {
     const id = requiredIdParam(command.id, 'id');
     const reason = validRetirementReason(retirement, command.reason);
     const { status, verb, message } = RETIREMENTS[retirement];
-    const ticket = await changeableTicketOfLiveEvent(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb });
+    const ticket = await ticketOfLiveEvent(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb });
     const { retired, changeId } = await this.prisma.$transaction(async (tx) => {
+      // Asserted here, where a retry of a committed change is replayed instead (ticketOfLiveEvent).
+      assertChangeable(ticket, verb);
       const tickets = new TicketRepository(tx);
       const change = newChange(tenant, message, { ...ticket, status }, { reason });
       const done = await tickets.retire(tenant, ticket, { kind: retirement, status, reason }, change, seatFreed(tenant, ticket, status));

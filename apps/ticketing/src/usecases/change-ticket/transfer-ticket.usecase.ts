@@ -7,10 +7,10 @@ import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { validCustomerChoice, type CustomerReference } from '../../domain/customer';
 import type { TicketingTicket } from '../../domain/ticket';
-import { lostRace } from '../../domain/ticket-change';
+import { assertChangeable, lostRace } from '../../domain/ticket-change';
 import { CustomerRepository } from '../../repositories/customer.repository';
 import { TicketRepository } from '../../repositories/ticket.repository';
-import { changeableTicketOfLiveEvent } from './changeable-ticket';
+import { ticketOfLiveEvent } from './changeable-ticket';
 import { newChange } from './change-message';
 
 /**
@@ -30,8 +30,10 @@ export class TransferTicketUseCase {
   async execute(claims: InternalClaims, tenant: Tenant, command: { id: string; customer?: CustomerReference }): Promise<TicketingTicket> {
     const id = requiredIdParam(command.id, 'id');
     const choice = validCustomerChoice(command.customer);
-    const ticket = await changeableTicketOfLiveEvent(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb: 'transferred' });
+    const ticket = await ticketOfLiveEvent(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb: 'transferred' });
     return this.prisma.$transaction(async (tx) => {
+      // Asserted here, where a retry of a committed change is replayed instead (ticketOfLiveEvent).
+      assertChangeable(ticket, 'transferred');
       const tickets = new TicketRepository(tx);
       const holder = await new CustomerRepository(tx).resolve(tenant, choice);
       const alreadyHeld = () =>
