@@ -5,6 +5,7 @@ import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
+import type { IdempotentWrite } from '@ticketing/db';
 import { createTestDatabase, lateForwarder, waitFor, type TestDatabase } from '@ticketing/testing';
 import type { EventFacts } from '../src/catalog/catalog-inventory';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
@@ -110,6 +111,22 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
       const admittedNow = (await room.read(callerOf(tenant), tenant, eventId, expected.id)).entry!;
       expect(admittedNow.status).toBe('admitted');
     }
+  });
+
+  it('answers a join repeated under its Idempotency-Key with the entry it queued, taking no second place, even at once', async () => {
+    const { tenant, eventId } = await eventWithRoom(1);
+    let replays = 0;
+    const keyed = (key: string): IdempotentWrite => ({ tenant, operation: '/ticketing.v1.WaitingRoomService/JoinQueue', key, fingerprint: 'f', markReplayed: () => (replays += 1) });
+    await room.join(callerOf(tenant), tenant, eventId);
+    const [first, ...retries] = await Promise.all([1, 2, 3].map(() => room.join(callerOf(tenant), tenant, eventId, keyed('join-once'))));
+    expect(retries).toEqual([first, first]);
+    expect(replays).toBe(2);
+    // The first reply was lost and the client retries later: still its own entry.
+    expect(await room.join(callerOf(tenant), tenant, eventId, keyed('join-once'))).toEqual(first);
+    const other = await room.join(callerOf(tenant), tenant, eventId, keyed('another-buyer'));
+    expect([first!.position, other.position]).toEqual([1, 2]);
+    expect((await room.read(callerOf(tenant), tenant, eventId, '')).state.length).toBe(2);
+    expect(ofType(await publishedOn(prisma, TICKETING_QUEUE_TOPIC, eventId), 'queue.joined')).toHaveLength(3);
   });
 
   it('takes a waiting entry out when it leaves; the next one moves up', async () => {

@@ -62,6 +62,11 @@ export function scopeOf(write: IdempotentWrite): RecordScope {
   return { accountId: write.tenant.accountId, mode: write.tenant.mode, operation: write.operation, keyHash: derive(write.key, 'lookup').toString('hex') };
 }
 
+/** What identifies the call's key where a write is kept outside the database (Redis): its hash, never the key. */
+export function keyHashOf(write: IdempotentWrite): string {
+  return scopeOf(write).keyHash;
+}
+
 export async function findRecord(db: RawSqlClient, scope: RecordScope): Promise<StoredRecord | undefined> {
   const rows = await db.$queryRaw<StoredRecord[]>`SELECT fingerprint, result FROM idempotency_keys
     WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}`;

@@ -149,7 +149,8 @@ export function ticketingGrpcServices(
       definition: ticketingV1.WaitingRoomServiceService,
       implementation: implementService<ticketingV1.WaitingRoomServiceServer>(
         {
-          joinQueue: async (request, context) => toQueueEntryMessage(await waitingRoom.join(context.claims, context.tenant, request.event_id), context.tenant, admissionTokens),
+          joinQueue: async (request, context) =>
+            toQueueEntryMessage(await waitingRoom.join(context.claims, context.tenant, request.event_id, currentIdempotentCall()), context.tenant, admissionTokens),
           getQueue: async (request, context) => toQueueMessage(await waitingRoom.read(context.claims, context.tenant, request.event_id, request.entry_id), context.tenant, admissionTokens),
           leaveQueue: async (request, context) => toQueueEntryMessage(await waitingRoom.leave(context.claims, context.tenant, request.event_id, request.entry_id), context.tenant, admissionTokens),
         },

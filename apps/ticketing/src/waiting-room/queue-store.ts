@@ -41,22 +41,35 @@ local function view(id)
   if rank then entry.position = rank + 1 end
   return entry
 end
-local function answer(entry, left_now)
-  return cjson.encode({ entry = entry, admitted = admitted, left_now = left_now or false, length = redis.call('ZCARD', waiting), admitted_total = tonumber(redis.call('HGET', state, 'admitted') or '0') })
+local function answer(entry, left_now, joined_now)
+  return cjson.encode({ entry = entry, admitted = admitted, left_now = left_now or false, joined_now = joined_now or false, length = redis.call('ZCARD', waiting), admitted_total = tonumber(redis.call('HGET', state, 'admitted') or '0') })
 end
 `;
 
 /** How long a room's keys stay in Redis after the last call that touched them. */
 export const QUEUE_IDLE_TTL_MS = 7 * 24 * 3600 * 1000;
 
-/** Queues the newcomer, then admits: with room to spare, it is admitted in the same call. */
+/**
+ * Queues the newcomer, then admits: with room to spare, it is admitted in the same call. A join
+ * under a key (ARGV[5], the hash of the client's Idempotency-Key) that already queued someone
+ * answers that entry instead, so a retry whose first reply was lost takes no second place.
+ */
 const JOIN = `${ADMIT}
-local id = ARGV[3]
+local id, join_key = ARGV[3], ARGV[5]
+local joins = KEYS[4]
+if join_key ~= '' then
+  local earlier = redis.call('HGET', joins, join_key)
+  if earlier and redis.call('HEXISTS', entries, earlier) == 1 then
+    admit()
+    return answer(view(earlier))
+  end
+  redis.call('HSET', joins, join_key, id)
+end
 local seq = redis.call('HINCRBY', state, 'seq', 1)
 redis.call('HSET', entries, id, cjson.encode({ id = id, status = 'waiting', joined_at = now }))
 redis.call('ZADD', waiting, seq, id)
 admit()
-return answer(view(id))
+return answer(view(id), false, true)
 `;
 
 const READ = `${ADMIT}
@@ -79,10 +92,10 @@ end
 return answer(entry, left_now)
 `;
 
-/** A room's keys, in the order the scripts name them (KEYS[1..3]). */
+/** A room's keys, in the order the scripts name them (KEYS[1..4]); `joins` maps a join's key hash to the entry it queued. */
 const roomKeys = (eventId: string) => {
   const prefix = `ticketing:queue:${eventId}`;
-  return { waiting: `${prefix}:waiting`, entries: `${prefix}:entries`, state: `${prefix}:state` };
+  return { waiting: `${prefix}:waiting`, entries: `${prefix}:entries`, state: `${prefix}:state`, joins: `${prefix}:joins` };
 };
 
 interface StoredEntry {
@@ -99,6 +112,8 @@ interface ScriptAnswer {
   admitted: string[] | Record<string, never>;
   /** Whether this call took the entry out (a leave of an entry that had left already did not). */
   left_now: boolean;
+  /** Whether this call queued the entry (a join repeated under its key did not). */
+  joined_now: boolean;
   length: number;
   admitted_total: number;
 }
@@ -110,6 +125,8 @@ export interface QueueAnswer {
   admittedNow: string[];
   /** Whether this call took its entry out of the queue. */
   leftNow: boolean;
+  /** Whether this call queued its entry. */
+  joinedNow: boolean;
 }
 
 /**
@@ -126,8 +143,9 @@ export class QueueStore {
     private readonly idleTtlMs: number = QUEUE_IDLE_TTL_MS,
   ) {}
 
-  join(eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
-    return this.run(JOIN, eventId, rate, entryId, at);
+  /** Queues `entryId`; with `joinKey`, only if no join under that key queued an entry already (then that entry answers). */
+  join(eventId: string, rate: number, entryId: string, at: Date, joinKey: string | null): Promise<QueueAnswer> {
+    return this.run(JOIN, eventId, rate, entryId, at, joinKey ?? '');
   }
 
   /** The room's state, with the entry when `entryId` is given (null if it never joined). */
@@ -146,9 +164,9 @@ export class QueueStore {
     return raw !== null && raw !== undefined && (JSON.parse(raw) as StoredEntry).status === 'left';
   }
 
-  private async run(script: string, eventId: string, rate: number, entryId: string, at: Date): Promise<QueueAnswer> {
-    const { waiting, entries, state } = roomKeys(eventId);
-    const raw = await redisAnswer(this.redis.eval(script, { keys: [waiting, entries, state], arguments: [String(at.getTime()), String(rate), entryId, String(this.idleTtlMs)] }));
+  private async run(script: string, eventId: string, rate: number, entryId: string, at: Date, joinKey = ''): Promise<QueueAnswer> {
+    const { waiting, entries, state, joins } = roomKeys(eventId);
+    const raw = await redisAnswer(this.redis.eval(script, { keys: [waiting, entries, state, joins], arguments: [String(at.getTime()), String(rate), entryId, String(this.idleTtlMs), joinKey] }));
     const answer = JSON.parse(String(raw)) as ScriptAnswer;
     return {
       entry: answer.entry ? this.toEntry(eventId, answer.entry) : null,
@@ -156,6 +174,7 @@ export class QueueStore {
       // cjson writes an empty table as {}.
       admittedNow: Array.isArray(answer.admitted) ? answer.admitted : [],
       leftNow: answer.left_now,
+      joinedNow: answer.joined_now,
     };
   }
 

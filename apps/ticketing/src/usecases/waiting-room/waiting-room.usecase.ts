@@ -1,5 +1,6 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { TICKETING_QUEUE_TOPIC } from '@ticketing/contracts';
+import { keyHashOf, type IdempotentWrite } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import { requiredIdParam } from '@ticketing/fields';
 import { newId } from '@ticketing/ids';
@@ -27,13 +28,18 @@ export class WaitingRoomUseCase {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** Only a published event's room takes newcomers: a draft one's admissions could buy nothing, a canceled one's never. */
-  async join(claims: InternalClaims, tenant: Tenant, eventId: string): Promise<QueueEntry> {
+  /**
+   * Only a published event's room takes newcomers: a draft one's admissions could buy nothing, a
+   * canceled one's never. Under an Idempotency-Key (`write`), a join the key already made answers
+   * its entry: the queue is in Redis, outside the database that records keyed writes, so Redis
+   * keeps which entry each key queued, and a retry whose first reply was lost takes no second place.
+   */
+  async join(claims: InternalClaims, tenant: Tenant, eventId: string, write?: IdempotentWrite): Promise<QueueEntry> {
     const { rate, status } = await this.room(claims, tenant, eventId, { published: true });
     if (status !== 'published') throw new ApiError('event_not_on_sale', `The event is ${status}; only a published event's waiting room takes newcomers.`);
-    const id = newId('qen');
-    const answer = await this.queues.join(eventId, rate, id, this.clock());
-    await this.announce(tenant, eventId, answer, { type: 'queue.joined', entryId: id });
+    const answer = await this.queues.join(eventId, rate, newId('qen'), this.clock(), write ? keyHashOf(write) : null);
+    if (!answer.joinedNow) write?.markReplayed();
+    await this.announce(tenant, eventId, answer, answer.joinedNow ? { type: 'queue.joined', entryId: answer.entry!.id } : undefined);
     return answer.entry!;
   }
 
