@@ -95,6 +95,9 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   });
 
   const admissionGate = () => new AdmissionGate(prisma, admissionTokens, new QueueStore(redis, 600_000));
+  /** Key claims for use cases called directly, with no Idempotency-Key. */
+  const noKeys = () => new EarlyKeyClaims(prisma, () => undefined, KEY_CLAIM_LEASE_SECONDS, () => undefined);
+  const seatHolds = () => new CreateSeatHoldUseCase(prisma, catalog, admissionGate(), noKeys());
   const tenant = (mode: Mode = 'test'): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: newId('acct'), mode } });
   const tenantOf = (claims: InternalClaims): Tenant => ({ accountId: claims.tenant!.account_id, mode: claims.tenant!.mode });
 
@@ -104,7 +107,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   const seatedOnSale = async (claims: InternalClaims) => {
     const { eventId, tierId } = await onSale(claims);
     catalogSide.double.addSeats(eventId, tierId, 1, 2);
-    const holdSeats = (seatIds = ['S:1:1', 'S:1:2']) => new CreateSeatHoldUseCase(prisma, catalog, admissionGate()).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0 });
+    const holdSeats = (seatIds = ['S:1:1', 'S:1:2']) => seatHolds().execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0 });
     return { eventId, tierId, holdSeats, hold: await holdSeats() };
   };
 
@@ -148,7 +151,6 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     }
   };
   /** Use cases called directly run without an Idempotency-Key. */
-  const noKeys = () => new EarlyKeyClaims(prisma, () => undefined, KEY_CLAIM_LEASE_SECONDS, () => undefined);
   /** Issuance with `inventory` as its catalog, called directly. */
   const issuanceThrough = (inventory: CatalogInventory) =>
     new IssueTicketsUseCase(prisma, inventory, new DriveIssuanceUseCase(prisma, inventory, codes), admissionGate(), logger, noKeys());
@@ -257,7 +259,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     catalogSide.double.enableWaitingRoom(eventId);
     await new EventSettingsRepository(prisma).save(tenantOf(claims), { event_id: eventId, status: 'published', waiting_room_enabled: true, admission_rate_per_minute: 10 });
     const holdSeats = (seatIds: string[], fields: { purpose?: string; admission_token?: string } = {}) =>
-      new CreateSeatHoldUseCase(prisma, catalog, admissionGate()).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0, ...fields });
+      seatHolds().execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0, ...fields });
     await expect(holdSeats(['S:1:1'])).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
     const token = admissionTokens.sign({ entryId: newId('qen'), eventId }, new Date(Date.now() + 60_000));
     await expect(holdSeats(['S:1:1'], { purpose: 'comp', admission_token: token })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'admission_token' });
@@ -344,7 +346,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims, { capacity: 3 });
     catalogSide.double.addSeats(eventId, tierId, 1, 3);
-    const holdSeats = (seatIds: string[]) => new CreateSeatHoldUseCase(prisma, catalog, admissionGate()).execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0 });
+    const holdSeats = (seatIds: string[]) => seatHolds().execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0 });
     const pair = await holdSeats(['S:1:1', 'S:1:2']);
     const single = await holdSeats(['S:1:3']);
     const reservesBefore = catalogSide.double.reserveCalls;
@@ -367,7 +369,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     // Refused by catalog before any unit was held, then after the units were held (the payment is short).
     const { eventId: fullEventId, tierId: fullTierId } = await onSale(claims, { capacity: 1 });
     catalogSide.double.addSeats(fullEventId, fullTierId, 1, 2);
-    const tooMany = await new CreateSeatHoldUseCase(prisma, catalog, admissionGate()).execute(claims, tenantOf(claims), { event_id: fullEventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
+    const tooMany = await seatHolds().execute(claims, tenantOf(claims), { event_id: fullEventId, seat_ids: ['S:1:1', 'S:1:2'], ttl_seconds: 0 });
     await expect(issue(claims, saleRequest(fullEventId, fullTierId, { seat_hold_id: tooMany.id }))).rejects.toMatchObject({ code: 'sold_out' });
     expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: tooMany.id } })).toMatchObject({ status: 'active', taken_by: null, issuance_id: null });
     await expect(issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id, payment: { reference: 'o', amount: 1 } }))).rejects.toMatchObject({ code: 'parameter_invalid' });
@@ -1052,6 +1054,28 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       await expect(callUnary(tickets.refundTicket.bind(tickets), { id: ticket.id, reason: '' }, claims, keyed('refund-again'))).rejects.toMatchObject({ code: 'ticket_not_valid', status: 409 });
       expect(await prisma.ticketChange.count({ where: { ticket_id: ticket.id } })).toBe(2);
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    });
+
+    it('replays a committed transfer or seat hold to its retry under the same key once the event was canceled, which would refuse it anew', async () => {
+      const claims = tenant();
+      const keyed = (key: string): CallerOptions => ({ ...options, idempotency: { key, fingerprint: `fingerprint-${key}`, onReplayed: () => undefined } });
+      const { eventId, ticket } = await oneTicket(claims);
+      catalogSide.double.addSeats(eventId, ticket.tier_id, 1, 2);
+      const holds = createGrpcClient(ticketingV1.SeatHoldServiceClient, `127.0.0.1:${ticketingServer.port}`);
+      try {
+        const holdRequest = { event_id: eventId, seat_ids: ['S:1:1'], ttl_seconds: 0, admission_token: '', purpose: '' };
+        const held = await callUnary(holds.createSeatHold.bind(holds), holdRequest, claims, keyed('hold'));
+        const transferred = await callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, keyed('transfer'));
+        // Both first replies were lost; catalog cancels the event before the client retries.
+        catalogSide.double.cancelEvent(eventId);
+        expect(await callUnary(holds.createSeatHold.bind(holds), holdRequest, claims, keyed('hold'))).toEqual(held);
+        expect(await callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, keyed('transfer'))).toEqual(transferred);
+        // Anew, both are refused.
+        await expect(callUnary(holds.createSeatHold.bind(holds), { ...holdRequest, seat_ids: ['S:1:2'] }, claims, keyed('hold-again'))).rejects.toMatchObject({ code: 'event_not_on_sale' });
+        await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: { reference: { $case: 'details', value: { email: 'cy@example.com', name: '' } } } }, claims, keyed('transfer-again'))).rejects.toMatchObject({ code: 'ticket_not_valid' });
+      } finally {
+        holds.close();
+      }
     });
 
     it('keeps every change as history and publishes it through the outbox with the ticket as it leaves it', async () => {

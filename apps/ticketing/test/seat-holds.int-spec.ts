@@ -1,10 +1,12 @@
 import path from 'node:path';
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
+import { EarlyKeyClaims } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
+import { KEY_CLAIM_LEASE_SECONDS } from '../src/grpc/services';
 import { SeatHoldRepository, UNRECORDED_GRACE_MS } from '../src/repositories/seat-hold.repository';
 import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-hold.usecase';
 import { ExpireSeatHoldsUseCase } from '../src/usecases/seat-holds/expire-seat-holds.usecase';
@@ -31,7 +33,8 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
     prisma = createTicketingPrisma(database.url);
     catalogSide = await startCatalogDouble(options, logger);
     // Events here have no waiting room: the gate reads the setting and lets every hold through, never asking the queue.
-    createHold = new CreateSeatHoldUseCase(prisma, catalogSide.catalog, new AdmissionGate(prisma, new AdmissionTokens(options.tokenSecret), {} as QueueStore));
+    const noKeys = new EarlyKeyClaims(prisma, () => undefined, KEY_CLAIM_LEASE_SECONDS, () => undefined);
+    createHold = new CreateSeatHoldUseCase(prisma, catalogSide.catalog, new AdmissionGate(prisma, new AdmissionTokens(options.tokenSecret), {} as QueueStore), noKeys);
     releaseHold = new ReleaseSeatHoldUseCase(prisma);
   });
 

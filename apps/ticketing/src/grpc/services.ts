@@ -66,7 +66,8 @@ export function ticketingGrpcServices(
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const prisma = idempotentWrites(client, currentIdempotentCall);
-  // Sales and upgrades hold units in catalog before they record anything: their keys are claimed first (decision 0041).
+  // Sales and upgrades hold units in catalog before they record anything, and seat holds and
+  // transfers check what may have changed since they were made: their keys are claimed first (decision 0041).
   const keys = new EarlyKeyClaims(client, currentIdempotentCall, KEY_CLAIM_LEASE_SECONDS, (details, message) => options.logger.warn(details, message));
   const createCustomer = new CreateCustomerUseCase(prisma);
   const getCustomer = new GetCustomerUseCase(prisma);
@@ -83,10 +84,10 @@ export function ticketingGrpcServices(
   const getTicket = new GetTicketUseCase(prisma);
   const listTickets = new ListTicketsUseCase(prisma);
   const listComps = new ListCompsUseCase(prisma, catalog);
-  const transferTicket = new TransferTicketUseCase(prisma, codes, catalog, options.logger);
+  const transferTicket = new TransferTicketUseCase(prisma, codes, catalog, options.logger, keys);
   // Giving a unit back is not the client's write (the retirement is): it gets `client`.
   const retireTicket = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(client, catalog, options.logger), catalog, options.logger);
-  const createSeatHold = new CreateSeatHoldUseCase(prisma, catalog, gate);
+  const createSeatHold = new CreateSeatHoldUseCase(prisma, catalog, gate, keys);
   const releaseSeatHold = new ReleaseSeatHoldUseCase(prisma);
   const waitingRoom = new WaitingRoomUseCase(client, catalog, queues, options.logger);
   const listUpgradeOptions = new ListUpgradeOptionsUseCase(prisma, catalog);

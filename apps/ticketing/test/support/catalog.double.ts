@@ -278,6 +278,7 @@ export class CatalogDouble {
   }
 
   private locate(request: catalogV1.LocateSeatsRequest): catalogV1.SeatLocations {
+    if (this.canceled.has(request.event_id)) throw new ApiError('event_not_on_sale', 'The event is canceled; its seats can no longer be held.');
     const seats = this.seats.get(request.event_id);
     if (!seats) throw new ApiError('resource_missing', `Event '${request.event_id}' has no seat map.`);
     const unknown = request.seat_ids.filter((id) => !seats.has(id));

@@ -1,11 +1,12 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
+import type { EarlyKeyClaims } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import { requiredIdParam } from '@ticketing/fields';
 import type { Logger } from '@ticketing/observability';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
-import { validCustomerChoice, type CustomerReference } from '../../domain/customer';
+import { validCustomerChoice, type CustomerChoice, type CustomerReference } from '../../domain/customer';
 import type { TicketingTicket } from '../../domain/ticket';
 import { assertChangeable, lostRace } from '../../domain/ticket-change';
 import { CustomerRepository } from '../../repositories/customer.repository';
@@ -25,11 +26,24 @@ export class TransferTicketUseCase {
     private readonly codes: TicketCodeSigner,
     private readonly catalog: CatalogInventory,
     private readonly logger: Logger,
+    private readonly keys: EarlyKeyClaims,
   ) {}
 
+  /**
+   * Under an Idempotency-Key the key is claimed first (decision 0041): a transferred ticket is still
+   * valid, so a retry would otherwise ask catalog again, and be refused if the event was canceled
+   * since, though its transfer was made.
+   */
   async execute(claims: InternalClaims, tenant: Tenant, command: { id: string; customer?: CustomerReference }): Promise<TicketingTicket> {
     const id = requiredIdParam(command.id, 'id');
     const choice = validCustomerChoice(command.customer);
+    return this.keys.run(
+      () => this.transfer(claims, tenant, id, choice),
+      async (earlier) => earlier as TicketingTicket,
+    );
+  }
+
+  private async transfer(claims: InternalClaims, tenant: Tenant, id: string, choice: CustomerChoice): Promise<TicketingTicket> {
     const ticket = await ticketOfLiveEvent(new TicketRepository(this.prisma), this.catalog, this.logger, { claims, tenant, id, verb: 'transferred' });
     return this.prisma.$transaction(async (tx) => {
       // Asserted here, where a retry of a committed change is replayed instead (ticketOfLiveEvent).

@@ -1,8 +1,9 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
+import type { EarlyKeyClaims } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
-import { assertOneTier, MAX_SEATS_PER_HOLD, seatsUnavailable, validSeatHoldRequest, type TicketingSeatHold } from '../../domain/seat-hold';
+import { assertOneTier, MAX_SEATS_PER_HOLD, seatsUnavailable, validSeatHoldRequest, type SeatHoldRequest, type TicketingSeatHold } from '../../domain/seat-hold';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import type { AdmissionGate } from '../waiting-room/admission-gate';
 import { announceEnded, announceHeld } from './seat-hold-messages';
@@ -10,7 +11,10 @@ import { announceEnded, announceHeld } from './seat-hold-messages';
 /**
  * Holds seats all or none (decision 0033): for a sale, for a buyer the event's waiting room has
  * admitted while it is enabled (screened as a sale is; the hold uses no admission); for comps,
- * which do not queue, without one (decision 0034). Catalog's seat map
+ * which do not queue, without one (decision 0034). Under an Idempotency-Key the key is claimed
+ * first (decision 0041), so a retry of a hold that committed gets it back before anything is
+ * checked again: the buyer's admission may have expired since, or the first hold taken the very
+ * seats. Catalog's seat map
  * says which tier each seat sells under (and refuses seats it does not have), which must be one
  * tier; then one transaction ends any hold on these seats whose time is up (the sweeper would, a
  * little later), claims every seat and publishes `seat.held`. If any seat is taken the
@@ -21,6 +25,7 @@ export class CreateSeatHoldUseCase {
     private readonly prisma: PrismaClient,
     private readonly catalog: CatalogInventory,
     private readonly gate: AdmissionGate,
+    private readonly keys: EarlyKeyClaims,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -30,8 +35,15 @@ export class CreateSeatHoldUseCase {
     command: { event_id: string; seat_ids: string[]; ttl_seconds: number; admission_token?: string; purpose?: string },
   ): Promise<TicketingSeatHold> {
     const request = validSeatHoldRequest(command);
+    return this.keys.run(
+      () => this.hold(claims, tenant, request, command.admission_token ?? ''),
+      async (earlier) => earlier as TicketingSeatHold,
+    );
+  }
+
+  private async hold(claims: InternalClaims, tenant: Tenant, request: SeatHoldRequest, admissionToken: string): Promise<TicketingSeatHold> {
     // Buyers the waiting room keeps out hold nothing: seats held outside it would be gone by their turn (decision 0034).
-    if (request.purpose === 'sale') await this.gate.screen(tenant, request.event_id, command.admission_token ?? '');
+    if (request.purpose === 'sale') await this.gate.screen(tenant, request.event_id, admissionToken);
     const seats = await this.catalog.locateSeats(claims, request.event_id, request.seat_ids);
     assertOneTier(seats);
     const now = this.clock();
