@@ -7,7 +7,8 @@ import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { KEY_CLAIM_LEASE_SECONDS } from '../src/grpc/services';
-import { SeatHoldRepository, UNRECORDED_GRACE_MS } from '../src/repositories/seat-hold.repository';
+import { UNRECORDED_GRACE_MS } from '../src/domain/seat-hold';
+import { SeatHoldRepository } from '../src/repositories/seat-hold.repository';
 import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-hold.usecase';
 import { ExpireSeatHoldsUseCase } from '../src/usecases/seat-holds/expire-seat-holds.usecase';
 import { ReleaseSeatHoldUseCase } from '../src/usecases/seat-holds/release-seat-hold.usecase';
@@ -152,7 +153,7 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
     expect(await holds.take(who.tenant, held.id, 'iss_second', new Date())).toBe(false);
     await expect(releaseHold.execute(who.tenant, { event_id: eventId, hold_id: held.id })).rejects.toMatchObject({
       code: 'seat_hold_unavailable',
-      message: `Seat hold '${held.id}' is being sold by issuance 'iss_never_recorded'; if that issuance is refused, the hold is free again until it expires.`,
+      message: `Seat hold '${held.id}' is taken by a sale still on its way (issuance 'iss_never_recorded'); retry that sale under its Idempotency-Key to get its outcome. If that call was cut off, the hold ends at ${new Date(held.expires_at.getTime() + UNRECORDED_GRACE_MS).toISOString()}.`,
       param: undefined,
     });
 

@@ -36,6 +36,13 @@ export interface TicketingSeatHold {
   purpose: SeatHoldPurpose;
 }
 
+/**
+ * How long past its expiry a hold taken by an issuance that was never recorded stays taken: more
+ * than the units an issuance holds in catalog live (ISSUANCE_HOLD_SECONDS), so such an issuance
+ * is certainly dead when its hold ends.
+ */
+export const UNRECORDED_GRACE_MS = 2 * 60_000;
+
 export const DEFAULT_SEAT_HOLD_TTL_SECONDS = 600;
 export const MAX_SEAT_HOLD_TTL_SECONDS = 1800;
 export const MAX_SEATS_PER_HOLD = 50;
@@ -102,14 +109,18 @@ export function seatsUnavailable(taken: readonly string[]): ApiError {
  * field that named the hold (none when the URL did, as in a release).
  */
 export function seatHoldUnavailable(hold: TicketingSeatHold, at: Date, param: string | null = 'seat_hold_id'): ApiError {
-  const issuance = hold.issuance_id ?? hold.taken_by;
-  const why =
-    hold.status === 'sold'
-      ? `was sold by issuance '${issuance}'; its seats are sold`
-      : issuance
-        ? `is being sold by issuance '${issuance}'; if that issuance is refused, the hold is free again until it expires`
-        : `${hold.status === 'active' && hold.expires_at <= at ? 'has expired' : `is ${hold.status}`}; hold the seats again`;
-  return new ApiError('seat_hold_unavailable', `Seat hold '${hold.id}' ${why}.`, { param: param ?? undefined });
+  return new ApiError('seat_hold_unavailable', `Seat hold '${hold.id}' ${whyUnavailable(hold, at)}.`, { param: param ?? undefined });
+}
+
+function whyUnavailable(hold: TicketingSeatHold, at: Date): string {
+  if (hold.status === 'sold') return `was sold by issuance '${hold.issuance_id}'; its seats are sold`;
+  if (hold.issuance_id) return `is being sold by issuance '${hold.issuance_id}'; if that issuance is refused, the hold is free again until it expires`;
+  if (hold.taken_by) {
+    // Taken by a sale not recorded yet: its call is on its way, or died (then nothing can refuse it).
+    const freedAt = new Date(hold.expires_at.getTime() + UNRECORDED_GRACE_MS).toISOString();
+    return `is taken by a sale still on its way (issuance '${hold.taken_by}'); retry that sale under its Idempotency-Key to get its outcome. If that call was cut off, the hold ends at ${freedAt}`;
+  }
+  return `${hold.status === 'active' && hold.expires_at <= at ? 'has expired' : `is ${hold.status}`}; hold the seats again`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isMode, type Tenant } from '@ticketing/auth';
 import type { TicketingDb } from '../db';
-import type { HeldSeat, SeatHoldPurpose, SeatHoldStatus, TicketingSeatHold } from '../domain/seat-hold';
+import { UNRECORDED_GRACE_MS, type HeldSeat, type SeatHoldPurpose, type SeatHoldStatus, type TicketingSeatHold } from '../domain/seat-hold';
 
 interface SeatHoldRow {
   id: string;
@@ -34,13 +34,6 @@ function ended(row: SeatHoldRow): EndedSeatHold {
   if (!isMode(row.mode)) throw new Error(`seat hold ${row.id} has an unknown mode: ${row.mode}`);
   return { hold: toSeatHold(row), tenant: { accountId: row.account_id, mode: row.mode } };
 }
-
-/**
- * How long past its expiry a hold taken by an issuance that was never recorded stays taken: more
- * than the units an issuance holds in catalog live (ISSUANCE_HOLD_SECONDS), so such an issuance
- * is certainly dead when its hold ends.
- */
-export const UNRECORDED_GRACE_MS = 2 * 60_000;
 
 /**
  * Seat holds and the seat claims they make (decision 0033). A claim is one row per taken seat
