@@ -4,6 +4,10 @@ import { ReservationKind as ReservationKindMessage } from './generated/catalog/v
 export const TICKET_STATUSES = ['valid', 'checked_in', 'refunded', 'revoked', 'canceled'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
+/** What a seat hold is for (decision 0034): a sale, or comps (made without an admission, taken only by a comp). */
+export const SEAT_HOLD_PURPOSES = ['sale', 'comp'] as const;
+export type SeatHoldPurpose = (typeof SEAT_HOLD_PURPOSES)[number];
+
 /** What a reservation of catalog's inventory is for, and its value in inventory.proto. */
 export const RESERVATION_KIND_MESSAGES = {
   sale: ReservationKindMessage.RESERVATION_KIND_SALE,

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import type { ticketingV1 } from '@ticketing/contracts';
+import { SEAT_HOLD_PURPOSES, type ticketingV1 } from '@ticketing/contracts';
 import { nullIfEmpty, oneOf } from './fields';
 import { resourceFields, timestamp } from './resource.schema';
 
 const SEAT_HOLD_STATUSES = ['active', 'released', 'expired'] as const;
-export const SEAT_HOLD_PURPOSES = ['sale', 'comp'] as const;
 
 export const seatHoldResource = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { presentSeatHold, SEAT_HOLD_PURPOSES, seatHoldResource } from '../presenters/seat-hold.presenter';
+import { SEAT_HOLD_PURPOSES } from '@ticketing/contracts';
+import { presentSeatHold, seatHoldResource } from '../presenters/seat-hold.presenter';
 import { deletedResource } from '../presenters/resource.schema';
 import { admissionToken, wholeNumber } from '../validation/fields';
 import { defineRoute, secretKey } from './route';

@@ -1,3 +1,4 @@
+import { SEAT_HOLD_PURPOSES, type SeatHoldPurpose } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { integerInRange, requiredIdParam } from '@ticketing/fields';
 
@@ -7,12 +8,6 @@ import { integerInRange, requiredIdParam } from '@ticketing/fields';
  */
 export type SeatHoldStatus = 'active' | 'released' | 'expired' | 'sold';
 
-/**
- * What a hold is for (decision 0034): a sale, or comps. A comp hold is made without an admission
- * while the event's waiting room is enabled, so only a comp can take it.
- */
-export const SEAT_HOLD_PURPOSES = ['sale', 'comp'] as const;
-export type SeatHoldPurpose = (typeof SEAT_HOLD_PURPOSES)[number];
 
 export interface HeldSeat {
   /** "<section>:<row>:<seat>", as catalog's seat map names it. */

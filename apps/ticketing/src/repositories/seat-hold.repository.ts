@@ -1,6 +1,7 @@
 import { isMode, type Tenant } from '@ticketing/auth';
 import type { TicketingDb } from '../db';
-import { UNRECORDED_GRACE_MS, type HeldSeat, type SeatHoldPurpose, type SeatHoldStatus, type TicketingSeatHold } from '../domain/seat-hold';
+import type { SeatHoldPurpose } from '@ticketing/contracts';
+import { UNRECORDED_GRACE_MS, type HeldSeat, type SeatHoldStatus, type TicketingSeatHold } from '../domain/seat-hold';
 
 interface SeatHoldRow {
   id: string;
