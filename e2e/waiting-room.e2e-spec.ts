@@ -12,6 +12,19 @@ async function onSaleBehindRoom(api: Client, rate: number): Promise<{ eventId: s
   return { eventId, tierId };
 }
 
+/** A seated tier of two seats, Stalls:A:1 and Stalls:A:2, its event's room enabled at one admission a minute, once ticketing keeps holds out. */
+async function seatedBehindRoom(api: Client): Promise<{ eventId: string; tierId: string }> {
+  const { eventId, tierId } = await onSale(api, { seated: true, capacity: 2 });
+  const seats = [{ label: '1', tier_id: tierId }, { label: '2', tier_id: tierId }];
+  expect((await api.put(`/v1/events/${eventId}/seatmap`, { sections: [{ label: 'Stalls', rows: [{ label: 'A', seats }] }] })).status).toBe(200);
+  expect((await api.patch(`/v1/events/${eventId}`, { waiting_room: { enabled: true, admission_rate_per_minute: 1 } })).status).toBe(200);
+  // Ticketing hears of the room a moment later. Until then a hold of a seat the map lacks is
+  // refused for the seat, holding nothing; from then on, for the admission.
+  const heldOut = async () => (await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:Z:9'] })).body.error?.code === 'admission_token_required';
+  await waitFor('the room to keep holds out', async () => ((await heldOut()) ? true : undefined));
+  return { eventId, tierId };
+}
+
 const oneTicket = (tierId: string, fields: Record<string, unknown> = {}) =>
   sale(tierId, { quantity: 1, payment: { type: 'external', reference: 'order-1', amount: PRICE }, ...fields });
 
@@ -55,14 +68,8 @@ describe('waiting room through the gateway', () => {
 
   it('holds seats only for an admitted buyer, whose token then sells the hold', async () => {
     const api = as((await createAccount()).secret_key);
-    const { eventId, tierId } = await onSale(api, { seated: true, capacity: 2 });
-    const seats = [{ label: '1', tier_id: tierId }, { label: '2', tier_id: tierId }];
-    expect((await api.put(`/v1/events/${eventId}/seatmap`, { sections: [{ label: 'Stalls', rows: [{ label: 'A', seats }] }] })).status).toBe(200);
-    expect((await api.patch(`/v1/events/${eventId}`, { waiting_room: { enabled: true, admission_rate_per_minute: 1 } })).status).toBe(200);
+    const { eventId, tierId } = await seatedBehindRoom(api);
     const holdSeats = (fields: Record<string, unknown> = {}) => api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1', 'Stalls:A:2'], ...fields });
-    // Ticketing hears of the room a moment later. Until then a hold of a seat the map lacks is
-    // refused for the seat, holding nothing; from then on, for the admission.
-    await waitFor('the room to keep holds out', async () => ((await holdSeats({ seats: ['Stalls:Z:9'] })).body.error?.code === 'admission_token_required' ? true : undefined));
     // Buyers who never queued would otherwise hold every seat before the first admitted one's turn.
     const unqueued = await holdSeats();
     expect({ status: unqueued.status, code: unqueued.body.error?.code }).toEqual({ status: 403, code: 'admission_token_required' });
@@ -80,12 +87,7 @@ describe('waiting room through the gateway', () => {
 
   it('holds seats for comps without an admission, which only a comp can take, while the room keeps buyers out', async () => {
     const api = as((await createAccount()).secret_key);
-    const { eventId, tierId } = await onSale(api, { seated: true, capacity: 2 });
-    const seats = [{ label: '1', tier_id: tierId }, { label: '2', tier_id: tierId }];
-    expect((await api.put(`/v1/events/${eventId}/seatmap`, { sections: [{ label: 'Stalls', rows: [{ label: 'A', seats }] }] })).status).toBe(200);
-    expect((await api.patch(`/v1/events/${eventId}`, { waiting_room: { enabled: true, admission_rate_per_minute: 1 } })).status).toBe(200);
-    await waitFor('the room to keep holds out', async () => ((await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:Z:9'] })).body.error?.code === 'admission_token_required' ? true : undefined));
-
+    const { eventId, tierId } = await seatedBehindRoom(api);
     const forComps = await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1', 'Stalls:A:2'], purpose: 'comp' });
     expect({ status: forComps.status, purpose: forComps.body.purpose }).toEqual({ status: 200, purpose: 'comp' });
     const admitted = (await api.post(`/v1/events/${eventId}/queue/join`, {})).body;
