@@ -42,6 +42,7 @@ describe('seat holds through the gateway', () => {
         { id: 'Stalls:A:2', tier_id: tierId },
       ],
       status: 'active',
+      purpose: 'sale',
       expires_at: expect.any(String),
       created_at: expect.any(String),
       released_at: null,
