@@ -11,6 +11,12 @@ const claimedEarly = new WeakMap<IdempotentWrite, RecordScope>();
 /** Those of them whose write sealed its result. */
 const sealedEarly = new WeakSet<IdempotentWrite>();
 
+/** The condition on the key's row that it is still this request's claim, unsealed. */
+function unsealedClaim(write: IdempotentWrite, scope: RecordScope): Sql {
+  return sqltag`account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
+    AND fingerprint = ${write.fingerprint} AND result IS NULL`;
+}
+
 /** The recorded transaction of a write whose key was claimed early; undefined for any other write. */
 export function earlyClaimedTransaction<R>(client: TransactionRunner, write: IdempotentWrite, work: (tx: RawSqlClient) => Promise<R>, options?: TransactionOptions): Promise<R> | undefined {
   const scope = claimedEarly.get(write);
@@ -27,9 +33,7 @@ function sealedTransaction<R>(client: TransactionRunner, write: IdempotentWrite,
     const result = await work(tx);
     // A statement of the work sealed its own result (EarlyKeyClaims.statementSeal).
     if (sealedEarly.has(write)) return result;
-    const sealed = await tx.$executeRaw`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)}
-      WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
-        AND fingerprint = ${write.fingerprint} AND result IS NULL`;
+    const sealed = await tx.$executeRaw`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)} WHERE ${unsealedClaim(write, scope)}`;
     if (sealed !== 1) throw keyInUse();
     sealedEarly.add(write);
     return result;
@@ -104,8 +108,7 @@ export class EarlyKeyClaims {
     if (!write) return null;
     const scope = claimedEarly.get(write);
     if (!scope) throw new Error(`${write.operation}: a statement seal needs the key claimed first (EarlyKeyClaims.run)`);
-    const stillClaimed = sqltag`account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
-      AND fingerprint = ${write.fingerprint} AND result IS NULL`;
+    const stillClaimed = unsealedClaim(write, scope);
     return {
       claim: sqltag`SELECT 1 FROM idempotency_keys WHERE ${stillClaimed} FOR UPDATE`,
       seal: sqltag`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)} WHERE ${stillClaimed}`,
@@ -185,17 +188,14 @@ export class EarlyKeyClaims {
    */
   private async lapse(write: IdempotentWrite, scope: RecordScope, outside: OutsideWork): Promise<void> {
     await this.client.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${this.leaseSeconds + 1})
-      WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
-        AND fingerprint = ${write.fingerprint} AND result IS NULL AND acts_on = ${outside.id}`.catch((error: unknown) =>
+      WHERE ${unsealedClaim(write, scope)} AND acts_on = ${outside.id}`.catch((error: unknown) =>
       this.warn({ err: error, operation: scope.operation }, `idempotency key not given up; retries are told it is in use until its claim lapses in ${this.leaseSeconds} s`),
     );
   }
 
   /** Best effort: a claim not released now lapses after the lease, and retries meanwhile are told the key is in use. */
   private async release(write: IdempotentWrite, scope: RecordScope): Promise<void> {
-    await this.client.$executeRaw`DELETE FROM idempotency_keys
-      WHERE account_id = ${scope.accountId} AND mode = ${scope.mode} AND operation = ${scope.operation} AND key_hash = ${scope.keyHash}
-        AND fingerprint = ${write.fingerprint} AND result IS NULL`.catch((error: unknown) =>
+    await this.client.$executeRaw`DELETE FROM idempotency_keys WHERE ${unsealedClaim(write, scope)}`.catch((error: unknown) =>
       this.warn({ err: error, operation: scope.operation }, `idempotency key not released; retries are told it is in use until its claim lapses in ${this.leaseSeconds} s`),
     );
   }
