@@ -398,6 +398,34 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect((await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: again.id }))).tickets).toHaveLength(2);
   });
 
+  it('keeps a refunded seated ticket’s seat until catalog has its unit back: the seat is never for sale while its tier counts it sold', async () => {
+    const claims = tenant();
+    const { eventId, tierId, hold, holdSeats } = await seatedOnSale(claims);
+    const [first] = (await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: hold.id }))).tickets;
+    /** Catalog is down: the unit cannot be given back yet. */
+    class CatalogDown extends CatalogInventory {
+      override async returnUnit(): Promise<void> {
+        throw new ApiError('service_unavailable', 'catalog is down');
+      }
+    }
+    const down = new CatalogDown(catalogClients, options);
+    const refund = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(prisma, down, logger), down, logger);
+    expect(await refund.execute(claims, tenantOf(claims), 'refund', { id: first!.id, reason: '' })).toMatchObject({ status: 'refunded' });
+
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+    await expect(holdSeats(['S:1:1'])).rejects.toMatchObject({ code: 'seats_unavailable' });
+    expect(ofType(await publishedOn(prisma, TICKETING_SEAT_TOPIC, eventId), 'seat.released')).toEqual([]);
+
+    const units = new ReturnUnitsUseCase(prisma, catalog, logger);
+    expect(await units.redrive(0)).toBeGreaterThanOrEqual(1);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 1 });
+    await units.redrive(0);
+    const freed = ofType(await publishedOn(prisma, TICKETING_SEAT_TOPIC, eventId), 'seat.released');
+    expect(freed.map((message) => message.data)).toEqual([{ event_id: eventId, seat_ids: ['S:1:1'], reason: 'refunded' }]);
+    const again = await holdSeats(['S:1:1']);
+    expect((await issue(claims, saleRequest(eventId, tierId, { quantity: 1, seat_hold_id: again.id, payment: { reference: 'order-2', amount: 2500 } }))).tickets.map((ticket) => ticket.seat)).toEqual(['S:1:1']);
+  });
+
   it('sells a seat hold’s seats with its issuance: each ticket takes its seat, and seat.sold names the seats after seat.held', async () => {
     const claims = tenant();
     const { eventId, tierId, hold } = await seatedOnSale(claims);

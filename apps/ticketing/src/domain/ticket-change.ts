@@ -23,12 +23,12 @@ export function validRetirementReason(retirement: Retirement, reason: string): s
   return retirement === 'revoke' ? requiredText(reason, 'reason', REASON_MAX_LENGTH) : optionalText(reason, 'reason', REASON_MAX_LENGTH);
 }
 
-/** Refuses a change of a ticket that is no longer valid. */
 /** A valid ticket that no upgrade is moving can change now. */
 export function isChangeable(ticket: TicketingTicket): boolean {
   return ticket.status === 'valid' && ticket.pending_change_id === null;
 }
 
+/** Refuses a change of a ticket that is no longer valid, or that an upgrade is moving. */
 export function assertChangeable(ticket: TicketingTicket, verb: string): void {
   if (ticket.status !== 'valid') {
     throw new ApiError('ticket_not_valid', `Ticket '${ticket.id}' is ${ticket.status}; only a valid ticket can be ${verb}.`);

@@ -169,21 +169,16 @@ export class TicketRepository {
 
   /**
    * Retires `ticket` (refunded or revoked), records the change with its unit still to be given
-   * back to its tier, and enqueues its message, in one statement. A seated ticket's seat is freed
-   * with it, announced by `seatFreed`, so it can be held and sold again (decision 0033). Null,
-   * with nothing written, when the ticket is no longer valid at the version read: another change won.
+   * back to its tier, and enqueues its message, in one statement. A seated ticket keeps its seat
+   * until the unit is back (TicketChangeRepository.markReturned). Null, with nothing written,
+   * when the ticket is no longer valid at the version read: another change won.
    */
   async retire(
     tenant: Tenant,
     ticket: TicketingTicket,
     retirement: { kind: Retirement; status: TicketStatus; reason: string | null },
     change: ChangeRecord,
-    seatFreed: OutboxRow<unknown> | null,
   ): Promise<TicketingTicket | null> {
-    const freeSeat = seatFreed
-      ? Prisma.sql`, freed AS (DELETE FROM seat_claims c USING changed WHERE c.event_id = changed.event_id AND c.seat_id = changed.seat_id AND c.ticket_id = changed.id RETURNING c.seat_id),
-        announced AS (${enqueue(seatFreed)} FROM freed)`
-      : Prisma.empty;
     const rows = await this.db.$queryRaw<TicketRow[]>`
       WITH changed AS (
         UPDATE tickets SET status = ${retirement.status}, updated_at = now()
@@ -193,7 +188,7 @@ export class TicketRepository {
       recorded AS (
         INSERT INTO ticket_changes (id, account_id, mode, ticket_id, kind, code_version, from_customer_id, to_customer_id, reason, return_reservation_id, return_attempted_at)
         SELECT ${change.id}, ${tenant.accountId}, ${tenant.mode}, id, ${retirement.kind}, code_version, customer_id, customer_id, ${retirement.reason}, reservation_id, now() FROM changed),
-      enqueued AS (${enqueue(change.message)} FROM changed)${freeSeat}
+      enqueued AS (${enqueue(change.message)} FROM changed)
       SELECT * FROM changed`;
     return rows[0] ? toTicket(rows[0]) : null;
   }

@@ -61,7 +61,7 @@ export class DriveUpgradeUseCase {
     const moved = await upgrades.complete(tenant, upgrade, code, message);
     // Another driver moved it first: the ticket is as it left it.
     if (!moved) return this.execute(claims, tenant, upgrade.id);
-    await this.units.returnUnit(claims, { changeId: upgrade.id, tenant, reservationId: moved.oldReservationId });
+    await this.units.returnUnit(claims, { changeId: upgrade.id, tenant, reservationId: moved.oldReservationId, seat: null });
     return moved.ticket;
   }
 

@@ -1,7 +1,5 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
-import { TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
 import { requiredIdParam } from '@ticketing/fields';
-import { outboxRow, type OutboxRow } from '@ticketing/kafka';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
@@ -12,19 +10,13 @@ import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
 import { ticketOfLiveEvent } from './changeable-ticket';
 import { newChange } from './change-message';
 
-/** `seat.released` for a seated ticket's seat, which its retirement frees; null for an unseated ticket. */
-function seatFreed(tenant: Tenant, ticket: TicketingTicket, status: 'refunded' | 'revoked'): OutboxRow<unknown> | null {
-  if (!ticket.seat_id) return null;
-  return outboxRow({ topic: TICKETING_SEAT_TOPIC, type: 'seat.released', aggregateId: ticket.event_id, tenant, data: { event_id: ticket.event_id, seat_ids: [ticket.seat_id], reason: status } });
-}
-
 /**
  * Refunds or revokes a valid ticket (decision 0032). One transaction retires it, keeps the change
- * in its history with its unit still to give back, frees a seated ticket's seat (0033), and
- * publishes `ticket.refunded` or `ticket.revoked`; then catalog is asked for the unit back. If
- * that call fails the answer is still the retired ticket (the change is committed) and the
- * re-driver gives the unit back. A ticket of an event catalog reports canceled is not retired:
- * the cancellation retires it.
+ * in its history with its unit still to give back, and publishes `ticket.refunded` or
+ * `ticket.revoked`; then catalog is asked for the unit back, and a seated ticket's seat is freed
+ * with it (0033). If that call fails the answer is still the retired ticket (the change is
+ * committed) and the re-driver gives the unit back and frees the seat. A ticket of an event
+ * catalog reports canceled is not retired: the cancellation retires it.
  * Money is not moved here: an external or comp ticket's refund is recorded; paid tickets come
  * with payments.
  */
@@ -46,11 +38,12 @@ export class RetireTicketUseCase {
       assertChangeable(ticket, verb);
       const tickets = new TicketRepository(tx);
       const change = newChange(tenant, message, { ...ticket, status }, { reason });
-      const done = await tickets.retire(tenant, ticket, { kind: retirement, status, reason }, change, seatFreed(tenant, ticket, status));
+      const done = await tickets.retire(tenant, ticket, { kind: retirement, status, reason }, change);
       if (!done) throw lostRace((await tickets.findById(tenant, id))!, verb);
       return { retired: done, changeId: change.id };
     });
-    await this.units.returnUnit(claims, { changeId, tenant, reservationId: retired.reservation_id });
+    const seat = retired.seat_id ? { eventId: retired.event_id, seatId: retired.seat_id, reason: status } : null;
+    await this.units.returnUnit(claims, { changeId, tenant, reservationId: retired.reservation_id, seat });
     return retired;
   }
 }

@@ -1,18 +1,26 @@
-import type { InternalClaims } from '@ticketing/auth';
+import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
+import { outboxRow, type OutboxRow } from '@ticketing/kafka';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { claimsForTenant } from '../../tenant-claims';
-import { TicketChangeRepository, type PendingReturn } from '../../repositories/ticket-change.repository';
+import { TicketChangeRepository, type PendingReturn, type SeatToFree } from '../../repositories/ticket-change.repository';
 
 const BATCH = 100;
+
+/** `seat.released` for a retired ticket's seat, freed once its unit is back (decision 0033). */
+function seatReleased(tenant: Tenant, seat: SeatToFree): OutboxRow<unknown> {
+  return outboxRow({ topic: TICKETING_SEAT_TOPIC, type: 'seat.released', aggregateId: seat.eventId, tenant, data: { event_id: seat.eventId, seat_ids: [seat.seatId], reason: seat.reason } });
+}
 
 /**
  * Gives the units of refunded and revoked tickets back to their tiers (decision 0032). The change
  * is committed first with its return pending; catalog's return is idempotent by the change id, so
  * asking again after a crash or a lost reply never gives a unit back twice. A return that fails
  * waits for the re-driver, which keeps asking until catalog answers: per tier, `sold` then counts
- * exactly the tickets still valid or checked in.
+ * exactly the tickets still valid or checked in. A refunded or revoked seated ticket's seat is
+ * freed with the return, so the seat is never for sale while its tier still counts it sold.
  */
 export class ReturnUnitsUseCase {
   constructor(
@@ -32,7 +40,7 @@ export class ReturnUnitsUseCase {
       await changes.postponeReturn(pending.changeId, this.clock());
       return false;
     }
-    await changes.markReturned(pending.changeId, this.clock());
+    await changes.markReturned(pending.changeId, this.clock(), pending.seat && seatReleased(pending.tenant, pending.seat));
     return true;
   }
 
