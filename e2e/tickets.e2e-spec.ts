@@ -40,8 +40,9 @@ describe('tickets through the gateway', () => {
     expect((await api.get(`/v1/customers/${ticket.customer}`)).body).toMatchObject({ object: 'customer', email: 'ann@example.com', name: 'Ann Lee' });
     expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ held: 0, sold: 2, available: 8 });
 
-    const byEmail = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 1, customer: { email: 'ANN@example.com' }, payment: { type: 'external', reference: 'o2', amount: PRICE } }));
+    const byEmail = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { quantity: 1, customer: { email: 'ANN@example.com', name: 'A. Lee (gift)' }, payment: { type: 'external', reference: 'o2', amount: PRICE } }));
     expect(byEmail.body.tickets[0].customer).toBe(ticket.customer);
+    expect((await api.get(`/v1/customers/${ticket.customer}`)).body).toMatchObject({ email: 'ann@example.com', name: 'Ann Lee' });
     expect(ids((await api.get(`/v1/tickets?customer=${ticket.customer}&event_id=${eventId}&status=valid`)).body)).toEqual(
       [...byEmail.body.tickets, ...issued.body.tickets.slice().reverse()].map((t: { id: string }) => t.id),
     );

@@ -7128,7 +7128,7 @@ export interface operations {
                      */
                     quantity: number;
                     /**
-                     * @description The holder, found by email or created. Give this or customer_id.
+                     * @description The holder, found by email (case-insensitive) or created. `name` names a customer created here; an existing customer keeps its name. Give this or customer_id.
                      * @example {
                      *       "email": "ann@example.com",
                      *       "name": "Ann Lee"
@@ -7344,7 +7344,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The holder, found by email or created. Give this or customer_id.
+                     * @description The holder, found by email (case-insensitive) or created. `name` names a customer created here; an existing customer keeps its name. Give this or customer_id.
                      * @example {
                      *       "email": "ann@example.com",
                      *       "name": "Ann Lee"
@@ -8312,7 +8312,7 @@ export interface operations {
                      */
                     quantity?: number;
                     /**
-                     * @description The holder, found by email or created. Give this or customer_id.
+                     * @description The holder, found by email (case-insensitive) or created. `name` names a customer created here; an existing customer keeps its name. Give this or customer_id.
                      * @example {
                      *       "email": "ann@example.com",
                      *       "name": "Ann Lee"

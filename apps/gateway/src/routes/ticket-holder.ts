@@ -9,7 +9,7 @@ export const holderFields = {
     .optional()
     .meta({ description: 'Required for a seated tier: an active seat hold holding exactly `quantity` seats of the tier; the tickets are for its seats.' }),
   holder: {
-    customer: newCustomer.optional().meta({ description: 'The holder, found by email or created. Give this or customer_id.' }),
+    customer: newCustomer.optional().meta({ description: 'The holder, found by email (case-insensitive) or created. `name` names a customer created here; an existing customer keeps its name. Give this or customer_id.' }),
     customer_id: resourceId('cus').optional().meta({ description: 'An existing customer as the holder. Give this or customer.' }),
   },
 };
