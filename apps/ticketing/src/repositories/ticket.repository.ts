@@ -1,5 +1,6 @@
 import type { Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
+import { ApiError } from '@ticketing/errors';
 import type { OutboxRow } from '@ticketing/kafka';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { TicketingDb } from '../db';
@@ -245,6 +246,13 @@ export class TicketRepository {
   async findById(tenant: Tenant, id: string): Promise<TicketingTicket | null> {
     const row = await this.db.ticket.findUnique({ where: { id, ...tenantScope(tenant) }, select: ticketColumns });
     return row && toTicket(row);
+  }
+
+  /** The tenant's ticket, or 404 `resource_missing` when it has none by that id. */
+  async getById(tenant: Tenant, id: string): Promise<TicketingTicket> {
+    const ticket = await this.findById(tenant, id);
+    if (!ticket) throw ApiError.resourceMissing('ticket', id);
+    return ticket;
   }
 
   pages(tenant: Tenant, filters: TicketFilters): PageSource<TicketingTicket> {

@@ -12,14 +12,8 @@ import type { TicketRepository } from '../../repositories/ticket.repository';
  * ticket, 409 `ticket_not_valid` or `ticket_changed` when it cannot change.
  */
 export async function changeableTicket(tickets: TicketRepository, tenant: Tenant, id: string, verb: string): Promise<TicketingTicket> {
-  const ticket = await existingTicket(tickets, tenant, id);
+  const ticket = await tickets.getById(tenant, id);
   assertChangeable(ticket, verb);
-  return ticket;
-}
-
-async function existingTicket(tickets: TicketRepository, tenant: Tenant, id: string): Promise<TicketingTicket> {
-  const ticket = await tickets.findById(tenant, id);
-  if (!ticket) throw ApiError.resourceMissing('ticket', id);
   return ticket;
 }
 
@@ -44,7 +38,7 @@ export async function ticketOfLiveEvent(
   logger: Logger,
   { claims, tenant, id, verb }: { claims: InternalClaims; tenant: Tenant; id: string; verb: string },
 ): Promise<TicketingTicket> {
-  const ticket = await existingTicket(tickets, tenant, id);
+  const ticket = await tickets.getById(tenant, id);
   if (!isChangeable(ticket)) return ticket;
   const status = await catalog.eventFacts(claims, ticket.event_id).then(
     (event) => event.status,

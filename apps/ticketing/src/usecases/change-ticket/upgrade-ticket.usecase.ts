@@ -1,6 +1,5 @@
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import type { EarlyKeyClaims, OutsideWork } from '@ticketing/db';
-import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
@@ -59,8 +58,7 @@ export class UpgradeTicketUseCase {
   private async upgrade(claims: InternalClaims, tenant: Tenant, request: UpgradeRequest, id: string): Promise<TicketingTicket> {
     const tickets = new TicketRepository(this.prisma);
     const upgrades = new UpgradeRepository(this.prisma);
-    const ticket = await tickets.findById(tenant, request.ticket_id);
-    if (!ticket) throw ApiError.resourceMissing('ticket', request.ticket_id);
+    const ticket = await tickets.getById(tenant, request.ticket_id);
     const tiers = await this.catalog.tiersOf(claims, ticket.event_id);
     const price = this.price(ticket, tiers, request);
     if (!(await upgrades.take(tenant, ticket, id))) throw lostRace((await tickets.findById(tenant, ticket.id))!, 'upgraded');

@@ -1,5 +1,4 @@
 import type { Tenant } from '@ticketing/auth';
-import { ApiError } from '@ticketing/errors';
 import { integerInRange, requiredIdParam } from '@ticketing/fields';
 import type { PrismaClient } from '../../db';
 import { DEFAULT_DELIVERY_LINK_TTL_SECONDS, MAX_DELIVERY_LINK_TTL_SECONDS, type DeliveryLinks } from '../../delivery/delivery-links';
@@ -16,7 +15,7 @@ export class CreateDeliveryLinkUseCase {
   async execute(tenant: Tenant, command: { id: string; ttl_seconds: number }): Promise<{ ticketId: string; url: string; expiresAt: Date }> {
     const id = requiredIdParam(command.id, 'id');
     const ttlSeconds = command.ttl_seconds === 0 ? DEFAULT_DELIVERY_LINK_TTL_SECONDS : integerInRange(command.ttl_seconds, 'ttl_seconds', 60, MAX_DELIVERY_LINK_TTL_SECONDS);
-    if (!(await new TicketRepository(this.prisma).findById(tenant, id))) throw ApiError.resourceMissing('ticket', id);
+    await new TicketRepository(this.prisma).getById(tenant, id);
     const expiresAt = new Date(Math.floor(this.clock().getTime() / 1000) * 1000 + ttlSeconds * 1000);
     return { ticketId: id, url: this.links.create({ ticketId: id, tenant }, expiresAt), expiresAt };
   }

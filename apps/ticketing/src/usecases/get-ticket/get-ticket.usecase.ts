@@ -1,5 +1,4 @@
 import type { Tenant } from '@ticketing/auth';
-import { ApiError } from '@ticketing/errors';
 import { requiredIdParam } from '@ticketing/fields';
 import type { PrismaClient } from '../../db';
 import type { TicketingTicket } from '../../domain/ticket';
@@ -9,8 +8,6 @@ export class GetTicketUseCase {
   constructor(private readonly prisma: PrismaClient) {}
 
   async execute(tenant: Tenant, id: string): Promise<TicketingTicket> {
-    const ticket = await new TicketRepository(this.prisma).findById(tenant, requiredIdParam(id, 'id'));
-    if (!ticket) throw ApiError.resourceMissing('ticket', id);
-    return ticket;
+    return new TicketRepository(this.prisma).getById(tenant, requiredIdParam(id, 'id'));
   }
 }

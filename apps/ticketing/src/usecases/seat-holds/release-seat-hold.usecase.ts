@@ -25,7 +25,7 @@ export class ReleaseSeatHoldUseCase {
           return released.hold;
         }
         const existing = await holds.find(tenant, holdId, eventId);
-        if (!existing) throw ApiError.resourceMissing('seat_hold', holdId);
+        if (!existing) throw ApiError.resourceMissing('seat hold', holdId);
         // Taken by an issuance: its seats are being sold, or are sold.
         if (existing.issuance_id || existing.taken_by) throw seatHoldUnavailable(existing, this.clock(), null);
         if (existing.status !== 'active') return existing;
