@@ -40,17 +40,21 @@ describe('delivery links in a real browser', () => {
     expect(await page.locator('[data-holder]').textContent()).toBe('Ann <Lee>');
     expect(await page.locator('[data-qr] svg').count()).toBe(1);
     expect(await page.locator('[data-code]').textContent()).toBe(ticket.code);
+    expect(await page.locator('[data-test-mode]').textContent()).toBe('Test mode: this is not a real ticket.');
     await page.screenshot({ path: path.join(screenshots, 'delivery-link.png'), fullPage: true });
 
-    // The page follows the ticket: after a transfer it shows the new holder and the new code.
+    // A transfer ends the link: Ann's page no longer shows the ticket; a link made for Bo does.
     const moved = await api.post(`/v1/tickets/${ticket.id}/transfer`, { customer: { email: 'bo@example.com', name: 'Bo Chen' } });
-    await page.reload();
+    expect((await page.reload())?.status()).toBe(410);
+    expect(await page.locator('[data-refused]').getAttribute('data-refused')).toBe('transferred');
+    expect(await page.locator('[data-qr], [data-code], [data-holder]').count()).toBe(0);
+    await page.goto((await api.post(`/v1/tickets/${ticket.id}/delivery_link`, {})).body.url);
     expect(await page.locator('[data-holder]').textContent()).toBe('Bo Chen');
     expect(await page.locator('[data-code]').textContent()).toBe(moved.body.code);
     await page.close();
   });
 
-  it('shows a clear page, never a ticket, for a forged, expired or retired ticket’s link', async () => {
+  it('shows a clear page, never a ticket, for a forged, expired, transferred or retired ticket’s link', async () => {
     const account = await createAccount();
     const api = as(account.secret_key);
     const { eventId, tierId } = await onSale(api);
@@ -62,7 +66,7 @@ describe('delivery links in a real browser', () => {
     // development secret), whose time has passed: the shortest link lives a minute.
     const origin = url.split('/d/')[0];
     const expired = new DeliveryLinks(internalTokenSecret.parse(undefined), origin).create(
-      { ticketId: ticket.id, tenant: { accountId: account.account_id, mode: 'test' } },
+      { ticketId: ticket.id, tenant: { accountId: account.account_id, mode: 'test' }, holderId: ticket.customer },
       new Date(Date.now() - 1_000),
     );
     expect((await page.goto(expired))?.status()).toBe(410);

@@ -1538,5 +1538,29 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         for (const text of ticketShown(ticket)) expect(page.html).not.toContain(text);
       }
     });
+
+    it('ends a link when its ticket is transferred: the old holder sees neither the new holder nor the new code; a link made for the new holder shows both', async () => {
+      const claims = tenant();
+      const ticket = await oneTicket(claims);
+      const { url: annsLink } = await linkTo(claims, ticket.id);
+      const moved = await callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: { reference: { $case: 'details', value: { email: 'bo@example.com', name: 'Bo Chen' } } } }, claims, options);
+
+      const ended = await open(annsLink);
+      expect(ended).toMatchObject({ status: 410, cacheControl: 'no-store' });
+      expect(ended.html).toContain('<h1 data-refused="transferred">This ticket was transferred</h1>');
+      for (const text of [...ticketShown(moved), ticket.code, 'Bo Chen', 'Ann Lee', 'data-holder']) expect(ended.html).not.toContain(text);
+
+      const bosPage = await open((await linkTo(claims, ticket.id)).url);
+      expect(bosPage.status).toBe(200);
+      for (const text of [...ticketShown(moved), 'Bo Chen']) expect(bosPage.html).toContain(text);
+    });
+
+    it('says on a test-mode ticket’s page that it is not a real ticket, and on a live one says nothing of the kind', async () => {
+      for (const mode of ['test', 'live'] as const) {
+        const claims = tenant(mode);
+        const { html } = await open((await linkTo(claims, (await oneTicket(claims)).id)).url);
+        expect(html.includes('<p class="test" data-test-mode>Test mode: this is not a real ticket.</p>')).toBe(mode === 'test');
+      }
+    });
   });
 });

@@ -2393,7 +2393,7 @@ export interface components {
             object: "ticket_delivery_link";
             livemode: boolean;
             ticket_id: string;
-            /** @description Opens a page with the event, the holder and the QR code of the ticket’s current code. Send it to the holder; anyone with it sees the ticket until it expires. */
+            /** @description Opens a page with the event, the holder and the QR code of the ticket’s current code. Send it to the holder; anyone with it sees the ticket until it expires, or until the ticket is transferred: a transfer ends the link, so make a new one for the new holder. */
             url: string;
             /**
              * Format: date-time

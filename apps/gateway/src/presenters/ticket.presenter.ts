@@ -178,7 +178,7 @@ export const deliveryLinkResource = z
     object: z.literal('ticket_delivery_link'),
     livemode: z.boolean(),
     ticket_id: z.string(),
-    url: z.string().meta({ description: 'Opens a page with the event, the holder and the QR code of the ticket’s current code. Send it to the holder; anyone with it sees the ticket until it expires.' }),
+    url: z.string().meta({ description: 'Opens a page with the event, the holder and the QR code of the ticket’s current code. Send it to the holder; anyone with it sees the ticket until it expires, or until the ticket is transferred: a transfer ends the link, so make a new one for the new holder.' }),
     expires_at: timestamp,
   })
   .meta({

@@ -5,18 +5,20 @@ import { isMode, keyDerivedFromInternalSecret, type Tenant } from '@ticketing/au
 const ALGORITHM = 'HS256';
 const AUDIENCE = 'ticket-page';
 
-/** What a delivery link opens: one ticket of one tenant. */
+/** What a delivery link opens: one ticket of one tenant, for as long as its holder holds it. */
 export interface DeliveryLinkClaims {
   ticketId: string;
   tenant: Tenant;
+  /** The customer who held the ticket when the link was made: a transfer ends the link. */
+  holderId: string;
 }
 
 export type LinkCheck = { valid: true; claims: DeliveryLinkClaims } | { valid: false; reason: 'expired' | 'invalid' };
 
 /**
  * Delivery links (decision 0035): `<PUBLIC_BASE_URL>/d/<token>`, the token a JWT signed by
- * ticketing (HS256, key derived from the internal token secret with HKDF) naming the ticket and
- * its tenant, with an expiry. Only ticketing makes and reads them.
+ * ticketing (HS256, key derived from the internal token secret with HKDF) naming the ticket, its
+ * tenant and its holder, with an expiry. Only ticketing makes and reads them.
  */
 export class DeliveryLinks {
   private readonly key: KeyObject;
@@ -29,7 +31,7 @@ export class DeliveryLinks {
   }
 
   create(claims: DeliveryLinkClaims, expiresAt: Date): string {
-    const token = jwt.sign({ sub: claims.ticketId, acct: claims.tenant.accountId, mode: claims.tenant.mode, exp: Math.floor(expiresAt.getTime() / 1000) }, this.key, {
+    const token = jwt.sign({ sub: claims.ticketId, acct: claims.tenant.accountId, mode: claims.tenant.mode, hld: claims.holderId, exp: Math.floor(expiresAt.getTime() / 1000) }, this.key, {
       algorithm: ALGORITHM,
       audience: AUDIENCE,
     });
@@ -39,8 +41,10 @@ export class DeliveryLinks {
   check(token: string): LinkCheck {
     try {
       const payload = jwt.verify(token, this.key, { algorithms: [ALGORITHM], audience: AUDIENCE });
-      if (typeof payload === 'string' || typeof payload.sub !== 'string' || typeof payload.acct !== 'string' || !isMode(payload.mode)) return { valid: false, reason: 'invalid' };
-      return { valid: true, claims: { ticketId: payload.sub, tenant: { accountId: payload.acct, mode: payload.mode } } };
+      if (typeof payload === 'string' || typeof payload.sub !== 'string' || typeof payload.acct !== 'string' || !isMode(payload.mode) || typeof payload.hld !== 'string') {
+        return { valid: false, reason: 'invalid' };
+      }
+      return { valid: true, claims: { ticketId: payload.sub, tenant: { accountId: payload.acct, mode: payload.mode }, holderId: payload.hld } };
     } catch (error) {
       return { valid: false, reason: error instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
     }

@@ -19,7 +19,8 @@ const SECURITY_HEADERS = {
 /**
  * Ticketing's page server (decision 0035): `GET /d/<token>` shows the ticket a delivery link
  * names; the gateway forwards that path here, so it stays the only public entry. An expired,
- * forged or unknown link gets a page that says so, never a ticket. `HEAD` answers as `GET`
+ * forged or unknown link, or one whose ticket was transferred since, gets a page that says so,
+ * never a ticket. `HEAD` answers as `GET`
  * without the page (Node sends no body to a HEAD), as link checkers and previewers expect.
  */
 export function startTicketPageServer(port: number, deps: { prisma: PrismaClient; catalog: CatalogInventory; links: DeliveryLinks; logger: Logger }): Promise<Server> {
@@ -57,12 +58,14 @@ function linkToken(path: string): string | null {
 async function renderLink(token: string, { prisma, catalog, links }: { prisma: PrismaClient; catalog: CatalogInventory; links: DeliveryLinks }): Promise<{ status: number; html: string }> {
   const link = links.check(token);
   if (!link.valid) return { status: link.reason === 'expired' ? 410 : 404, html: linkRefusedPage(link.reason) };
-  const { ticketId, tenant } = link.claims;
+  const { ticketId, tenant, holderId } = link.claims;
   const ticket = await new TicketRepository(prisma).findById(tenant, ticketId);
   if (!ticket) return { status: 404, html: linkRefusedPage('missing') };
+  // Given to someone else since: the old holder's link must not show the new holder or their code.
+  if (ticket.customer_id !== holderId) return { status: 410, html: linkRefusedPage('transferred') };
   const [holder, event] = await Promise.all([
     new CustomerRepository(prisma).findById(tenant, ticket.customer_id),
     catalog.eventFacts(claimsForTenant(tenant), ticket.event_id),
   ]);
-  return { status: 200, html: await ticketPage(ticket, { eventName: event.name, startsAt: event.startsAt, holderName: holder?.name ?? holder?.email ?? '' }) };
+  return { status: 200, html: await ticketPage(ticket, { eventName: event.name, startsAt: event.startsAt, holderName: holder?.name ?? holder?.email ?? '', testMode: tenant.mode === 'test' }) };
 }
