@@ -99,14 +99,24 @@ describe('account and API keys through the gateway', () => {
     expect((await as(liveKey).get('/v1/account')).body).toMatchObject({ mode: 'live', livemode: true });
   });
 
-  it('keeps listing and revoking within the caller’s mode', async () => {
+  it('lets a live key list and revoke the test keys it can mint; a test key sees and touches test keys alone (decision 0047)', async () => {
     const account = await createAccount();
     const { secret_key: liveKey } = await activateLive(account.account_id);
     const testMinted = (await as(account.secret_key).post('/v1/account/keys', { label: 'test one', scopes: ['events:read'] })).body;
+    const mintedByLive = (await as(liveKey).post('/v1/account/keys', { label: 'sandbox CI', scopes: ['events:read'], mode: 'test' })).body;
+    expect(mintedByLive.secret).toMatch(/^sk_test_/);
 
-    const liveList = await as(liveKey).get('/v1/account/keys?limit=100');
-    expect(liveList.body.data.every((key: { mode: string }) => key.mode === 'live')).toBe(true);
-    expect((await as(liveKey).delete(`/v1/account/keys/${testMinted.prefix}`)).status).toBe(404);
+    const testList = (await as(account.secret_key).get('/v1/account/keys?limit=100')).body.data;
+    expect(testList.map((key: { mode: string }) => key.mode)).toEqual(['test', 'test', 'test']);
+    const liveList = (await as(liveKey).get('/v1/account/keys?limit=100')).body.data;
+    expect(liveList.map((key: { id: string }) => key.id).sort()).toEqual([...testList.map((key: { id: string }) => key.id), liveList.find((key: { mode: string }) => key.mode === 'live').id].sort());
+
+    expect((await as(liveKey).delete(`/v1/account/keys/${mintedByLive.prefix}`)).body).toMatchObject({ mode: 'test', revoked_at: expect.any(String) });
+    expect((await as(mintedByLive.secret).get('/v1/events')).status).toBe(401);
+    const liveKeyPrefix = liveList.find((key: { mode: string }) => key.mode === 'live').prefix;
+    expect((await as(account.secret_key).delete(`/v1/account/keys/${liveKeyPrefix}`)).status).toBe(404);
+    expect((await as(liveKey).get('/v1/account')).status).toBe(200);
+    expect((await as(testMinted.secret).get('/v1/events')).status).toBe(200);
   });
 
   it('revokes a key immediately, keeps it listed, and never revokes the calling key', async () => {

@@ -1,5 +1,6 @@
 import { REVOKED_KEY_ENTRY, generateApiKey, hashApiKey, KEY_CACHE_TTL_SECONDS, keyCacheEntry, type CachedKey } from '@ticketing/auth';
 import type { identityV1 } from '@ticketing/contracts';
+import { keysManagedBy } from '../src/domain/api-key';
 import { ApiKeyRepository } from '../src/repositories/api-key.repository';
 import { IdentityHarness, type TestAccount, type TestKey } from './support/identity-harness';
 
@@ -41,7 +42,7 @@ describe('identity: listing and revoking keys (real PostgreSQL, Redis and gRPC)'
         const generated = generateApiKey('secret', mode);
         const tenant = { accountId: account.id, mode } as const;
         const key = await keys.create(tenant, { kind: 'secret', prefix: generated.prefix, key_hash: generated.hash, label: `seed ${index}`, scopes: ['events:read'] });
-        if (index >= 12) await keys.revoke(tenant, key.id);
+        if (index >= 12) await keys.revoke(keysManagedBy(tenant), key.id);
         else seeded.active[mode] += 1;
         seeded[mode].push(key.id);
       }
@@ -67,13 +68,14 @@ describe('identity: listing and revoking keys (real PostgreSQL, Redis and gRPC)'
       expect(byDefault.pages[0]).toEqual({ size: 20, has_more: true });
     });
 
-    it('never shows a test key the live keys, nor a live key the test keys', async () => {
+    it('never shows a test key the live keys; shows a live key the keys of both modes, since it mints both (decision 0047)', async () => {
       const live = await listAll(account.liveRoot!.claims, 100);
-      expect(live.keys.map((key) => key.id)).toEqual([account.liveRoot!.record.id, ...seeded.live].sort().reverse());
-      expect(live.keys.every((key) => key.mode === 'live')).toBe(true);
-      expect(live.keys.map((key) => key.id)).toContain(account.liveRoot!.record.id);
-      // A cursor from the other mode does not exist for this caller.
-      await expect(identity.listApiKeys(account.testRoot.claims, { starting_after: live.keys[0]!.id })).rejects.toMatchObject({
+      const everyKey = [account.liveRoot!.record.id, ...seeded.live, account.testRoot.record.id, ...seeded.test].sort().reverse();
+      expect(live.keys.map((key) => key.id)).toEqual(everyKey);
+      expect(live.keys.filter((key) => key.mode === 'live').map((key) => key.id)).toEqual([account.liveRoot!.record.id, ...seeded.live].sort().reverse());
+      // A live key's id is no cursor for a test key: the key does not exist for that caller.
+      const newestLive = live.keys.find((key) => key.mode === 'live')!;
+      await expect(identity.listApiKeys(account.testRoot.claims, { starting_after: newestLive.id })).rejects.toMatchObject({
         code: 'resource_missing',
         param: 'starting_after',
         status: 400,
@@ -166,12 +168,19 @@ describe('identity: listing and revoking keys (real PostgreSQL, Redis and gRPC)'
       await expect(identity.createApiKey(revoked.claims, { label: 'from a revoked key', scopes: [] })).rejects.toMatchObject({ code: 'invalid_api_key', status: 401 });
     });
 
-    it("answers 404 for a key of the other mode, of another account, or unknown, and changes nothing", async () => {
-      const testKey = await identity.mint(account.id, account.testRoot, { label: 'test side', scopes: ['events:read'] });
+    it('lets a live key revoke a test key it minted: the gateway refuses it at once (decision 0047)', async () => {
+      const minted = await identity.createApiKey(account.liveRoot!.claims, { label: 'sandbox CI', scopes: ['events:read'], mode: 'test' });
+      expect(minted.key).toMatchObject({ mode: 'test' });
+      const revoked = await identity.revokeApiKey(account.liveRoot!.claims, minted.key!.prefix);
+      expect(revoked).toMatchObject({ id: minted.key!.id, mode: 'test', revoked_at: expect.stringMatching(/^\d{4}-/) });
+      expect((await readCache(minted.secret)).entry).toEqual(REVOKED_KEY_ENTRY);
+    });
+
+    it("answers 404 to a test key naming a live key, another account's key or an unknown one, and changes nothing", async () => {
       const liveKey = await identity.mint(account.id, account.liveRoot!, { label: 'live side', scopes: ['events:read'] });
+      const testKey = await identity.mint(account.id, account.testRoot, { label: 'test side', scopes: ['events:read'] });
       const stranger = await identity.createAccount();
       const attempts: Array<[TestKey, string]> = [
-        [account.liveRoot!, testKey.record.prefix],
         [account.testRoot, liveKey.record.prefix],
         [stranger.testRoot, testKey.record.prefix],
         [account.testRoot, 'sk_test_doesnotexist'],

@@ -24,6 +24,21 @@ export interface MintedApiKey {
   secret: string;
 }
 
+/** The keys a key lists and revokes: those of its account in the modes it manages (decision 0047). */
+export interface ManagedKeys {
+  accountId: string;
+  modes: readonly Mode[];
+}
+
+/**
+ * A live key manages its account's keys of both modes, since it mints keys of both (the spec
+ * forbids only a test key minting a live one); a test key manages test keys alone, so nothing
+ * done in the sandbox touches a live key.
+ */
+export function keysManagedBy(caller: { accountId: string; mode: Mode }): ManagedKeys {
+  return { accountId: caller.accountId, modes: caller.mode === 'live' ? ['live', 'test'] : ['test'] };
+}
+
 /**
  * The key a request came with was revoked while it ran (the gateway checked it just before): a
  * revoked key changes nothing, so two keys revoking each other at once cannot both succeed.

@@ -4,7 +4,7 @@ import { newId } from '@ticketing/ids';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { IdentityDb } from '../db';
 import type { Account } from '../domain/account';
-import type { ApiKeyRecord } from '../domain/api-key';
+import type { ApiKeyRecord, ManagedKeys } from '../domain/api-key';
 import { accountColumns } from './account.repository';
 
 const keyColumns = {
@@ -35,7 +35,12 @@ export interface NewApiKey {
   scopes: string[];
 }
 
-/** API keys. Every method but the lookup by hash takes the tenant (or, for the account-wide count, its account). */
+const managedScope = ({ accountId, modes }: ManagedKeys) => ({ account_id: accountId, mode: { in: [...modes] } });
+
+/**
+ * API keys. Every method but the lookup by hash takes the tenant, the keys a caller manages
+ * (keysManagedBy), or, for the account-wide count, the account.
+ */
 export class ApiKeyRepository {
   constructor(private readonly db: IdentityDb) {}
 
@@ -55,8 +60,8 @@ export class ApiKeyRepository {
     return { key: toRecord(key), account };
   }
 
-  async findByPrefix(tenant: Tenant, prefix: string): Promise<ApiKeyRecord | null> {
-    const row = await this.db.apiKey.findFirst({ where: { prefix, ...tenantScope(tenant) }, select: keyColumns });
+  async findByPrefix(managed: ManagedKeys, prefix: string): Promise<ApiKeyRecord | null> {
+    const row = await this.db.apiKey.findFirst({ where: { prefix, ...managedScope(managed) }, select: keyColumns });
     return row && toRecord(row);
   }
 
@@ -77,16 +82,16 @@ export class ApiKeyRepository {
   }
 
   /** Sets revoked_at once; an already revoked key keeps its first revocation time. */
-  async revoke(tenant: Tenant, id: string): Promise<ApiKeyRecord | null> {
-    const scope = tenantScope(tenant);
+  async revoke(managed: ManagedKeys, id: string): Promise<ApiKeyRecord | null> {
+    const scope = managedScope(managed);
     await this.db.apiKey.updateMany({ where: { id, ...scope, revoked_at: null }, data: { revoked_at: new Date() } });
     const row = await this.db.apiKey.findFirst({ where: { id, ...scope }, select: keyColumns });
     return row && toRecord(row);
   }
 
-  /** The tenant's keys, revoked ones included (they stay listed as an audit trail). */
-  pages(tenant: Tenant): PageSource<ApiKeyRecord> {
-    const scope = tenantScope(tenant);
+  /** The keys a caller manages, revoked ones included (they stay listed as an audit trail). */
+  pages(managed: ManagedKeys): PageSource<ApiKeyRecord> {
+    const scope = managedScope(managed);
     return {
       exists: async (id) => (await this.db.apiKey.count({ where: { id, ...scope } })) > 0,
       fetch: async (take, beforeId) =>

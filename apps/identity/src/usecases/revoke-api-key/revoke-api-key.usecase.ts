@@ -2,12 +2,13 @@ import type { Tenant } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import type { KeyCache } from '../../cache/key-cache';
 import type { PrismaClient } from '../../db';
-import { callingKeyRevoked, type ApiKeyRecord } from '../../domain/api-key';
+import { callingKeyRevoked, keysManagedBy, type ApiKeyRecord } from '../../domain/api-key';
 import { AccountRepository } from '../../repositories/account.repository';
 import { ApiKeyRepository } from '../../repositories/api-key.repository';
 
 /**
- * Revokes a key of the caller's account and mode, then (after the commit, so a rollback never
+ * Revokes a key the caller manages (its account's keys of its mode; a live key's, of both
+ * modes: decision 0047), then (after the commit, so a rollback never
  * leaves a tombstone for a live key) overwrites the gateway's cache entry for it: the very next
  * request with the key is refused. Repeating a revocation rewrites the tombstone, so a retry
  * after a failed cache write completes it. Key changes of an account queue on its row (as
@@ -25,13 +26,14 @@ export class RevokeApiKeyUseCase {
       await new AccountRepository(tx).lockForUpdate(tenant.accountId);
       const keys = new ApiKeyRepository(tx);
       if (!(await keys.isActive(callingKeyId))) throw callingKeyRevoked();
-      const target = await keys.findByPrefix(tenant, prefix);
+      const managed = keysManagedBy(tenant);
+      const target = await keys.findByPrefix(managed, prefix);
       if (!target) throw ApiError.resourceMissing('API key', prefix);
       if (target.id === callingKeyId) {
         throw new ApiError('cannot_revoke_self', 'A key cannot revoke itself; revoke it with another key that holds keys:manage.');
       }
       if (target.revoked_at !== null) return target;
-      const updated = await keys.revoke(tenant, target.id);
+      const updated = await keys.revoke(managed, target.id);
       if (!updated) throw ApiError.resourceMissing('API key', prefix);
       return updated;
     });
