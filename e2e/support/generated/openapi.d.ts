@@ -1967,14 +1967,14 @@ export interface components {
              */
             capacity: number;
             /**
-             * @description Tickets in open holds and unpaid orders.
+             * @description Tickets in open holds and unpaid orders. A seated tier’s seats held by seat holds are not counted until a sale of them starts: the event’s seat map shows them held.
              * @example 12
              */
             held: number;
             /** @example 230 */
             sold: number;
             /**
-             * @description capacity − held − sold.
+             * @description capacity − held − sold. For a seated tier, the seat map says which seats can be held now.
              * @example 258
              */
             available: number;
