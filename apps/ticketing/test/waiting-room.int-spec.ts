@@ -99,6 +99,24 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     expect(messages.every((message) => message.account_id === tenant.accountId && message.mode === 'test')).toBe(true);
   });
 
+  it('keeps what the room earned at the old rate when the rate changes: raising it after a wait lets no burst through', async () => {
+    const { tenant, eventId } = await eventWithRoom(1);
+    const entries = [];
+    for (let index = 0; index < 10; index++) entries.push(await room.join(callerOf(tenant), tenant, eventId));
+    later(30);
+    expect((await room.read(callerOf(tenant), tenant, eventId, '')).state.admitted).toBe(1);
+
+    // Half an admission earned at 1 a minute is half a second's worth at 60 a minute.
+    catalogRooms.set(tenant, eventId, { enabled: true, admissionRatePerMinute: 60 });
+    await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status: 'published', waiting_room_enabled: true, admission_rate_per_minute: 60 });
+    expect((await room.read(callerOf(tenant), tenant, eventId, '')).state).toMatchObject({ admitted: 1, admission_rate_per_minute: 60 });
+    later(1);
+    expect((await room.read(callerOf(tenant), tenant, eventId, '')).state.admitted).toBe(2);
+    later(3);
+    expect((await room.read(callerOf(tenant), tenant, eventId, entries[4]!.id)).entry).toMatchObject({ status: 'admitted' });
+    expect((await room.read(callerOf(tenant), tenant, eventId, '')).state.admitted).toBe(5);
+  });
+
   it('keeps join order under concurrent joins: admissions follow positions exactly', async () => {
     const { tenant, eventId } = await eventWithRoom(1);
     const first = await room.join(callerOf(tenant), tenant, eventId);

@@ -13,7 +13,9 @@ export interface Admission {
 
 /**
  * Admission tokens (decision 0034): JWTs signed and checked only by ticketing, with a key derived
- * from the internal token secret (HKDF), so no second secret needs configuring.
+ * from the internal token secret (HKDF), so no second secret needs configuring. A token carries
+ * no time of signing: HS256 over the same claims gives the same string, so an entry's token is
+ * the same on every read.
  */
 export class AdmissionTokens {
   private readonly key: KeyObject;
@@ -23,7 +25,7 @@ export class AdmissionTokens {
   }
 
   sign(admission: Admission, expiresAt: Date): string {
-    return jwt.sign({ sub: admission.entryId, evt: admission.eventId, exp: Math.floor(expiresAt.getTime() / 1000) }, this.key, { algorithm: ALGORITHM, audience: AUDIENCE });
+    return jwt.sign({ sub: admission.entryId, evt: admission.eventId, exp: Math.floor(expiresAt.getTime() / 1000) }, this.key, { algorithm: ALGORITHM, audience: AUDIENCE, noTimestamp: true });
   }
 
   /** The admission, or null when the token is forged, expired or not an admission token. */

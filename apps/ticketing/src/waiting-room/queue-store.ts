@@ -4,11 +4,12 @@ import type { QueueEntry, QueueEntryStatus, QueueState } from '../domain/waiting
 /**
  * The waiting rooms' queues in Redis (decision 0034), shared by every ticketing replica. Per
  * event: a sorted set of waiting entry ids by join order, a hash of entries, and a hash of the
- * room's state (join sequence, admitted count, admission clock). Each operation is one Lua
- * script, so it first admits, atomically, the entries whose turn has come (first in, first out,
- * at the event's rate: a token bucket holding at most one minute of admissions), then does its
- * work on a queue no other call can change meanwhile. A room's keys expire once no call has
- * touched them for `idleTtlMs` (a week by default): an event's queue goes away after its on-sale.
+ * room's state (join sequence, admitted count, admission clock and the rate it runs at). Each
+ * operation is one Lua script, so it first admits, atomically, the entries whose turn has come
+ * (first in, first out, at the event's rate: a token bucket holding at most one minute of
+ * admissions, which keeps what it earned when the rate changes), then does its work on a queue
+ * no other call can change meanwhile. A room's keys expire once no call has touched them for
+ * `idleTtlMs` (a week by default): an event's queue goes away after its on-sale.
  */
 const ADMIT = `
 local waiting, entries, state = KEYS[1], KEYS[2], KEYS[3]
@@ -17,6 +18,13 @@ local admitted = {}
 local function admit()
   local interval = 60000 / rate
   local clock = tonumber(redis.call('HGET', state, 'clock') or (now - 60000))
+  local earned_at = tonumber(redis.call('HGET', state, 'rate') or rate)
+  if earned_at ~= rate then
+    -- The rate changed: what the room earned since its clock was earned at the old rate. Keep
+    -- that number of admissions, not the time, or the whole wait would pay out at the new rate.
+    local earned = math.min(now - clock, 60000) / (60000 / earned_at)
+    clock = math.max(now - earned * interval, now - 60000)
+  end
   local slots = math.floor((now - clock) / interval)
   if slots > 0 then
     local popped = redis.call('ZPOPMIN', waiting, slots)
@@ -30,7 +38,7 @@ local function admit()
     redis.call('HINCRBY', state, 'admitted', #popped / 2)
     clock = math.max(clock + (#popped / 2) * interval, now - 60000)
   end
-  redis.call('HSET', state, 'clock', tostring(clock))
+  redis.call('HSET', state, 'clock', tostring(clock), 'rate', tostring(rate))
   for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, idle_ttl) end
 end
 local function view(id)
