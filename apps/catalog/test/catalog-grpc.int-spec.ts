@@ -327,7 +327,7 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
 
       // A hold located Stalls:A:3; its seat.held has not arrived.
       const located = await callUnary(seatMaps.locateSeats.bind(seatMaps), { event_id: event.id, seat_ids: ['Stalls:A:3'] }, claims, options);
-      expect(located.seats).toEqual([{ seat_id: 'Stalls:A:3', tier_id: seated.id }]);
+      expect(located).toEqual({ seats: [{ seat_id: 'Stalls:A:3', tier_id: seated.id }], waiting_room_enabled: false });
       const setTo = (sections: ReturnType<typeof layout>) => callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options);
       const locked = { code: 'seatmap_locked', status: 409, message: `Seat Stalls:A:3 is being held: keep it in the seat map under tier ${seated.id}.` };
       await expect(setTo(layout(['1', '2']))).rejects.toMatchObject(locked);

@@ -21,6 +21,7 @@ import { driveUpgrade, KEY_CLAIM_LEASE_SECONDS, ticketingGrpcServices, type Tick
 import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
 import { IssueTicketsUseCase } from '../src/usecases/issue-tickets/issue-tickets.usecase';
 import { RetireTicketUseCase } from '../src/usecases/change-ticket/retire-ticket.usecase';
+import { ReleaseSeatHoldUseCase } from '../src/usecases/seat-holds/release-seat-hold.usecase';
 import { UpgradeTicketUseCase } from '../src/usecases/change-ticket/upgrade-ticket.usecase';
 import { CreateSeatHoldUseCase } from '../src/usecases/seat-holds/create-seat-hold.usecase';
 import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
@@ -287,6 +288,38 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const forSale = await holdSeats(['S:1:3'], { admission_token: token });
     expect(forSale.purpose).toBe('sale');
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+  });
+
+  it('binds a seat hold made through the waiting room to its admission: enforced as soon as catalog enables the room, one hold at a time, none once the admission is spent, sold only with it (decision 0034)', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    catalogSide.double.addSeats(eventId, tierId, 1, 4);
+    // Catalog has the room enabled; this copy of the setting has not heard of it yet.
+    catalogSide.double.enableWaitingRoom(eventId);
+    const holdSeats = (seatIds: string[], token = '') => seatHolds().execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0, admission_token: token });
+    await expect(holdSeats(['S:1:1'])).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
+
+    const [ann, bo] = [newId('qen'), newId('qen')];
+    const tokenOf = (entryId: string) => admissionTokens.sign({ entryId, eventId }, new Date(Date.now() + 60_000));
+    const annsHold = await holdSeats(['S:1:1', 'S:1:2'], tokenOf(ann));
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: annsHold.id }, select: { admission_entry_id: true } })).toEqual({ admission_entry_id: ann });
+    await expect(holdSeats(['S:1:3'], tokenOf(ann))).rejects.toMatchObject({ code: 'admission_holds_seats', status: 409, message: expect.stringContaining(annsHold.id) });
+
+    // Bo's admission does not sell Ann's seats.
+    await expect(issue(claims, saleRequest(eventId, tierId, { seat_hold_id: annsHold.id, admission_token: tokenOf(bo) }))).rejects.toMatchObject({
+      code: 'admission_token_invalid',
+      message: expect.stringContaining('another admission'),
+    });
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: annsHold.id } })).toMatchObject({ status: 'active', taken_by: null });
+    expect((await issue(claims, saleRequest(eventId, tierId, { seat_hold_id: annsHold.id, admission_token: tokenOf(ann) }))).tickets).toHaveLength(2);
+
+    // Spent, Ann's admission holds nothing more; Bo's holds one hold at a time, and another once that one is released.
+    await expect(holdSeats(['S:1:3'], tokenOf(ann))).rejects.toMatchObject({ code: 'admission_token_used', status: 403 });
+    const bosFirst = await holdSeats(['S:1:3'], tokenOf(bo));
+    await new ReleaseSeatHoldUseCase(prisma).execute(tenantOf(claims), { event_id: eventId, hold_id: bosFirst.id });
+    expect((await holdSeats(['S:1:4'], tokenOf(bo))).status).toBe('active');
+    expect(await prisma.seatClaim.findMany({ where: { event_id: eventId }, select: { seat_id: true }, orderBy: { seat_id: 'asc' } })).toEqual(['S:1:1', 'S:1:2', 'S:1:4'].map((seat_id) => ({ seat_id })));
   });
 
   /** The units' hold in catalog lapses between the reservation and the commit, as after a long stall. */

@@ -232,7 +232,7 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
     let rollBack!: () => void;
     const stalling = prisma
       .$transaction(async (tx) => {
-        await new SeatHoldRepository(tx).create(who.tenant, { id: newId('hold'), event_id: eventId, seats: [{ id: 'S:1:4', tier_id: tierId }], purpose: 'sale', created_at: new Date(), expires_at: new Date(Date.now() + 60_000) });
+        await new SeatHoldRepository(tx).create(who.tenant, { id: newId('hold'), event_id: eventId, seats: [{ id: 'S:1:4', tier_id: tierId }], purpose: 'sale', created_at: new Date(), expires_at: new Date(Date.now() + 60_000), admission_entry_id: null });
         await new Promise<void>((resolve) => (rollBack = resolve));
         throw new Error('rolled back');
       })

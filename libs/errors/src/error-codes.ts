@@ -61,6 +61,7 @@ export const ERROR_CODES = {
   ticket_already_held: { status: 409, type: 'invalid_request_error' },
   seats_unavailable: { status: 409, type: 'invalid_request_error' },
   seat_hold_unavailable: { status: 409, type: 'invalid_request_error' },
+  admission_holds_seats: { status: 409, type: 'invalid_request_error' },
   waiting_room_disabled: { status: 409, type: 'invalid_request_error' },
   discount_code_taken: { status: 409, type: 'invalid_request_error' },
   discount_inactive: { status: 409, type: 'invalid_request_error' },

@@ -33,7 +33,7 @@ export const seatHoldsRoutes = [
     summary: 'Hold seats, all or none, while a buyer checks out; 409 seats_unavailable names the seats taken',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    errors: ['seats_unavailable', 'event_not_on_sale', 'admission_token_required', 'admission_token_invalid'],
+    errors: ['seats_unavailable', 'event_not_on_sale', 'admission_token_required', 'admission_token_invalid', 'admission_token_used', 'admission_holds_seats'],
     body: createSeatHoldBody,
     response: seatHoldResource,
     handler: async ({ params, body }, { services }) =>

@@ -3,6 +3,7 @@ import { RESERVATION_KIND_MESSAGES, type catalogV1 } from '@ticketing/contracts'
 import { ApiError } from '@ticketing/errors';
 import { serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
+import type { HeldSeat } from '../domain/seat-hold';
 import type { TierFacts } from '../domain/upgrade';
 import { SoldOutMemo } from './sold-out-memo';
 
@@ -187,9 +188,9 @@ export class CatalogInventory {
   }
 
   /** The tier of each seat, from the event's seat map; seats it does not have are refused, named. */
-  async locateSeats(claims: InternalClaims, eventId: string, seatIds: readonly string[]): Promise<Array<{ id: string; tier_id: string }>> {
-    const { seats } = await serviceCalls(this.clients.seatMaps, claims, this.options).locateSeats({ event_id: eventId, seat_ids: [...seatIds] });
-    return seats.map((seat) => ({ id: seat.seat_id, tier_id: seat.tier_id }));
+  async locateSeats(claims: InternalClaims, eventId: string, seatIds: readonly string[]): Promise<{ seats: HeldSeat[]; waitingRoomEnabled: boolean }> {
+    const located = await serviceCalls(this.clients.seatMaps, claims, this.options).locateSeats({ event_id: eventId, seat_ids: [...seatIds] });
+    return { seats: located.seats.map((seat) => ({ id: seat.seat_id, tier_id: seat.tier_id })), waitingRoomEnabled: located.waiting_room_enabled };
   }
 
   /** Gives held units back; releasing again answers the same. */

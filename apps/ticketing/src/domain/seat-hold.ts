@@ -29,6 +29,8 @@ export interface TicketingSeatHold {
   /** The issuance that took the hold before holding units for its seats, until it is recorded (then issuance_id). */
   taken_by: string | null;
   purpose: SeatHoldPurpose;
+  /** The waiting-room admission the hold was made with; only it sells the hold (decision 0034). */
+  admission_entry_id: string | null;
 }
 
 /**

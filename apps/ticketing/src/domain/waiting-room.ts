@@ -51,3 +51,17 @@ export function admissionRefused(reason: 'required' | 'invalid' | 'left' | 'used
       return new ApiError('admission_token_used', 'This admission_token was already used by an issuance; each admission lets one issuance through.', { param: 'admission_token' });
   }
 }
+
+/** An admission holds seats in one hold at a time (decision 0034): `held` is the one it has. */
+export function admissionHoldsSeats(held: { id: string; event_id: string; expires_at: Date }): ApiError {
+  return new ApiError(
+    'admission_holds_seats',
+    `This admission_token already holds seats in seat hold '${held.id}' (until ${held.expires_at.toISOString()}); one admission holds seats in one hold at a time. Sell that hold with this admission_token, or release it (DELETE /v1/events/${held.event_id}/seats/hold/${held.id}) to hold other seats.`,
+    { param: 'admission_token' },
+  );
+}
+
+/** A seat hold made through the waiting room sells only with the admission it was made with. */
+export function heldWithAnotherAdmission(holdId: string): ApiError {
+  return new ApiError('admission_token_invalid', `Seat hold '${holdId}' was made with another admission; sell it with the admission_token it was held with.`, { param: 'admission_token' });
+}

@@ -144,6 +144,11 @@ export class IssuanceRepository {
     return rows[0] ? toIssuance(rows[0]) : null;
   }
 
+  /** Whether an issuance, pending or issued, used this waiting-room admission (a refused one gives it back). */
+  async admissionUsed(admissionEntryId: string): Promise<boolean> {
+    return (await this.db.issuance.count({ where: { admission_entry_id: admissionEntryId } })) > 0;
+  }
+
   async find(tenant: Tenant, id: string): Promise<TicketingIssuance | null> {
     const row = await this.db.issuance.findUnique({ where: { id, ...tenantScope(tenant) }, select: issuanceColumns });
     return row && toIssuance(row);

@@ -16,6 +16,7 @@ interface SeatHoldRow {
   issuance_id: string | null;
   taken_by: string | null;
   purpose: string;
+  admission_entry_id: string | null;
 }
 
 const toSeatHold = ({ account_id: _account, seats, status, purpose, ...rest }: SeatHoldRow): TicketingSeatHold => ({
@@ -46,15 +47,18 @@ export class SeatHoldRepository {
 
   /**
    * Records the hold and claims each seat that is free, in one statement, and answers the seats
-   * it claimed. Fewer than asked means some were taken: the caller must roll back.
+   * it claimed. Fewer than asked means some were taken: the caller must roll back. Null, with
+   * nothing written, when the hold's admission already holds seats in another active hold.
    */
-  async create(tenant: Tenant, hold: Omit<TicketingSeatHold, 'mode' | 'status' | 'released_at' | 'issuance_id' | 'taken_by'>): Promise<{ hold: TicketingSeatHold; claimed: string[] }> {
+  async create(tenant: Tenant, hold: Omit<TicketingSeatHold, 'mode' | 'status' | 'released_at' | 'issuance_id' | 'taken_by'>): Promise<{ hold: TicketingSeatHold; claimed: string[] } | null> {
     const seatIds = hold.seats.map((seat) => seat.id);
     const tierIds = hold.seats.map((seat) => seat.tier_id);
     const rows = await this.db.$queryRaw<Array<SeatHoldRow & { claimed: string[] }>>`
       WITH hold AS (
-        INSERT INTO seat_holds (id, account_id, mode, event_id, seats, status, expires_at, created_at, purpose)
-        VALUES (${hold.id}, ${tenant.accountId}, ${tenant.mode}, ${hold.event_id}, ${JSON.stringify(hold.seats)}::jsonb, 'active', ${hold.expires_at}, ${hold.created_at}, ${hold.purpose})
+        INSERT INTO seat_holds (id, account_id, mode, event_id, seats, status, expires_at, created_at, purpose, admission_entry_id)
+        VALUES (${hold.id}, ${tenant.accountId}, ${tenant.mode}, ${hold.event_id}, ${JSON.stringify(hold.seats)}::jsonb, 'active', ${hold.expires_at}, ${hold.created_at}, ${hold.purpose},
+                ${hold.admission_entry_id}::text)
+        ON CONFLICT (admission_entry_id) WHERE status = 'active' DO NOTHING
         RETURNING *),
       claimed AS (
         INSERT INTO seat_claims (event_id, seat_id, account_id, mode, tier_id, hold_id)
@@ -65,8 +69,15 @@ export class SeatHoldRepository {
         ON CONFLICT (event_id, seat_id) DO NOTHING
         RETURNING seat_id)
       SELECT hold.*, ARRAY(SELECT seat_id FROM claimed) AS claimed FROM hold`;
-    const { claimed, ...row } = rows[0]!;
+    if (!rows[0]) return null;
+    const { claimed, ...row } = rows[0];
     return { hold: toSeatHold(row), claimed };
+  }
+
+  /** The active hold an admission made, if any: one at a time (decision 0034). */
+  async activeOfAdmission(tenant: Tenant, admissionEntryId: string): Promise<TicketingSeatHold | null> {
+    const row = await this.db.seatHold.findFirst({ where: { admission_entry_id: admissionEntryId, status: 'active', account_id: tenant.accountId, mode: tenant.mode } });
+    return row && toSeatHold(row);
   }
 
   /** The tenant's hold; with `eventId`, only if it is of that event. */
@@ -131,20 +142,21 @@ export class SeatHoldRepository {
 
   /**
    * Ends up to `limit` active holds, of every tenant, whose expiry has passed (only those
-   * claiming one of `seats`, when given) and frees their seats, in one statement. Holds another
+   * claiming one of `near.seatIds`, or made with `near.admissionEntryId`, when `near` is given)
+   * and frees their seats, in one statement. Holds another
    * transaction has locked are skipped. A hold taken by an issuance that was never recorded (its
    * process died between taking the hold and recording it) ends too, once `UNRECORDED_GRACE_MS`
    * past its expiry: by then that issuance's units in catalog have lapsed as well.
    */
-  async expireDue(at: Date, limit: number, seats?: { eventId: string; seatIds: readonly string[] }): Promise<EndedSeatHold[]> {
+  async expireDue(at: Date, limit: number, near?: { eventId: string; seatIds: readonly string[]; admissionEntryId: string | null }): Promise<EndedSeatHold[]> {
     const unrecordedBefore = new Date(at.getTime() - UNRECORDED_GRACE_MS);
     const rows = await this.db.$queryRaw<SeatHoldRow[]>`
       WITH due AS (
         SELECT h.id FROM seat_holds h
          WHERE h.status = 'active' AND h.issuance_id IS NULL AND h.expires_at <= ${at}
            AND (h.taken_by IS NULL OR h.expires_at <= ${unrecordedBefore})
-           AND (${seats === undefined} OR h.id IN (
-             SELECT c.hold_id FROM seat_claims c WHERE c.event_id = ${seats?.eventId ?? ''} AND c.seat_id = ANY(${[...(seats?.seatIds ?? [])]}::text[])))
+           AND (${near === undefined} OR h.admission_entry_id = ${near?.admissionEntryId ?? null}::text OR h.id IN (
+             SELECT c.hold_id FROM seat_claims c WHERE c.event_id = ${near?.eventId ?? ''} AND c.seat_id = ANY(${[...(near?.seatIds ?? [])]}::text[])))
          ORDER BY h.expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),
       expired AS (
         UPDATE seat_holds h SET status = 'expired', released_at = ${at} FROM due WHERE h.id = due.id

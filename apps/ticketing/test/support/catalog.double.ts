@@ -283,7 +283,7 @@ export class CatalogDouble {
     if (!seats) throw new ApiError('resource_missing', `Event '${request.event_id}' has no seat map.`);
     const unknown = request.seat_ids.filter((id) => !seats.has(id));
     if (unknown.length > 0) throw new ApiError('parameter_invalid', `The event's seat map has no seat ${unknown.join(', ')}.`, { param: 'seats' });
-    return { seats: request.seat_ids.map((id) => ({ seat_id: id, tier_id: seats.get(id)! })) };
+    return { seats: request.seat_ids.map((id) => ({ seat_id: id, tier_id: seats.get(id)! })), waiting_room_enabled: this.roomsEnabled.has(request.event_id) };
   }
 
   private inventoryHandlers(): AsyncServiceImplementation<catalogV1.InventoryServiceServer> {

@@ -17,7 +17,8 @@ import {
   type SaleCommand,
   type TicketingIssuance,
 } from '../../domain/issuance';
-import { assertHoldCovers, seatHoldUnavailable } from '../../domain/seat-hold';
+import { assertHoldCovers, seatHoldUnavailable, type TicketingSeatHold } from '../../domain/seat-hold';
+import { heldWithAnotherAdmission } from '../../domain/waiting-room';
 import { CustomerRepository } from '../../repositories/customer.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { IssuanceRepository, type NewIssuance } from '../../repositories/issuance.repository';
@@ -116,14 +117,25 @@ export class IssueTicketsUseCase {
   }
 
   private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, admission: ScreenedAdmission | null, id: string): Promise<IssuedTickets> {
-    if (request.seat_hold_id) await this.takeHold(tenant, request, request.seat_hold_id, id);
+    const seatHold = request.seat_hold_id ? await this.takeHold(tenant, request, request.seat_hold_id, id) : null;
     const held = await this.hold(claims, request, id).catch(async (error: unknown) => {
       await this.letGoOfHold(tenant, request, id);
       throw error;
     });
+    const admitted = admission && { screened: admission, seatHeldWith: seatHold?.admission_entry_id ?? null };
     // p-limit starts a waiting function from the call that finished before it, in that call's
     // async context; bound, it keeps its own (its request id, its Idempotency-Key's write).
-    return this.inTurn(AsyncResource.bind(() => this.recordAndDrive(claims, tenant, request, admission, id, held)));
+    return this.inTurn(AsyncResource.bind(() => this.recordAndDrive(claims, tenant, request, admitted, id, held)));
+  }
+
+  /**
+   * The admission the sale uses, settled by catalog's word on the room as it held the units; a
+   * seat hold made through the room sells only with the admission it was made with (decision 0034).
+   */
+  private async admissionUsed(admitted: { screened: ScreenedAdmission; seatHeldWith: string | null } | null, held: HeldUnits, seatHoldId: string | null): Promise<string | null> {
+    const entryId = (await admitted?.screened.settle(held.waitingRoomEnabled)) ?? null;
+    if (entryId && admitted?.seatHeldWith && entryId !== admitted.seatHeldWith) throw heldWithAnotherAdmission(seatHoldId!);
+    return entryId;
   }
 
   /** The units, held and priced: for the customer the request names by id, else as for a guest. */
@@ -136,13 +148,13 @@ export class IssueTicketsUseCase {
     claims: InternalClaims,
     tenant: Tenant,
     order: IssuanceRequest,
-    admission: ScreenedAdmission | null,
+    admitted: { screened: ScreenedAdmission; seatHeldWith: string | null } | null,
     id: string,
     held: HeldUnits,
   ): Promise<IssuedTickets> {
     let issuance: TicketingIssuance;
     try {
-      const request = { ...order, admission_entry_id: (await admission?.settle(held.waitingRoomEnabled)) ?? null };
+      const request = { ...order, admission_entry_id: await this.admissionUsed(admitted, held, order.seat_hold_id) };
       const prepared = await this.prepare(claims, tenant, request, held);
       // Under an Idempotency-Key, the issuance's id is the key's result, sealed by the recording statement.
       const keySeal = this.keys.statementSeal({ id });
@@ -235,13 +247,14 @@ export class IssueTicketsUseCase {
    * naming one hold (a buyer's double submit), one takes it and the others are refused
    * seat_hold_unavailable having held nothing, so no other buyer finds the tier sold out meanwhile.
    */
-  private async takeHold(tenant: Tenant, order: IssuanceRequest, holdId: string, issuanceId: string): Promise<void> {
+  private async takeHold(tenant: Tenant, order: IssuanceRequest, holdId: string, issuanceId: string): Promise<TicketingSeatHold> {
     const holds = new SeatHoldRepository(this.prisma);
     const hold = await holds.find(tenant, holdId);
     if (!hold) throw ApiError.resourceMissing('seat hold', holdId, 'seat_hold_id');
     const now = new Date();
     assertHoldCovers(hold, order, now);
     if (!(await holds.take(tenant, holdId, issuanceId, now))) throw seatHoldUnavailable((await holds.find(tenant, holdId))!, now);
+    return hold;
   }
 
   /** Best effort: a hold not let go of now ends after its expiry (SeatHoldRepository.expireDue). */

@@ -4,14 +4,18 @@ import { newId } from '@ticketing/ids';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { assertOneTier, MAX_SEATS_PER_HOLD, seatsUnavailable, validSeatHoldRequest, type SeatHoldRequest, type TicketingSeatHold } from '../../domain/seat-hold';
+import { admissionHoldsSeats, admissionRefused } from '../../domain/waiting-room';
+import { IssuanceRepository } from '../../repositories/issuance.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import type { AdmissionGate } from '../waiting-room/admission-gate';
 import { announceEnded, announceHeld } from './seat-hold-messages';
 
 /**
  * Holds seats all or none (decision 0033): for a sale, for a buyer the event's waiting room has
- * admitted while it is enabled (screened as a sale is; the hold uses no admission); for comps,
- * which do not queue, without one (decision 0034). Under an Idempotency-Key the key is claimed
+ * admitted while it is enabled (screened as a sale is, and settled by catalog's word on the room
+ * as the seats are located); for comps, which do not queue, without one (decision 0034). A hold
+ * made with an admission names it: the admission must not be used yet, it holds seats in one
+ * active hold at a time, and only it sells the hold. Under an Idempotency-Key the key is claimed
  * first (decision 0041), so a retry of a hold that committed gets it back before anything is
  * checked again: the buyer's admission may have expired since, or the first hold taken the very
  * seats. Catalog's seat map
@@ -43,21 +47,27 @@ export class CreateSeatHoldUseCase {
 
   private async hold(claims: InternalClaims, tenant: Tenant, request: SeatHoldRequest, admissionToken: string): Promise<TicketingSeatHold> {
     // Buyers the waiting room keeps out hold nothing: seats held outside it would be gone by their turn (decision 0034).
-    if (request.purpose === 'sale') await this.gate.screen(tenant, request.event_id, admissionToken);
-    const seats = await this.catalog.locateSeats(claims, request.event_id, request.seat_ids);
+    const screened = request.purpose === 'sale' ? await this.gate.screen(tenant, request.event_id, admissionToken) : null;
+    const { seats, waitingRoomEnabled } = await this.catalog.locateSeats(claims, request.event_id, request.seat_ids);
+    // Catalog says whether the room is enabled now: a room enabled a moment ago is enforced at once.
+    const admissionEntryId = (await screened?.settle(waitingRoomEnabled)) ?? null;
     assertOneTier(seats);
     const now = this.clock();
     return this.prisma.$transaction(async (tx) => {
       const holds = new SeatHoldRepository(tx);
-      await announceEnded(tx, await holds.expireDue(now, MAX_SEATS_PER_HOLD, { eventId: request.event_id, seatIds: request.seat_ids }));
-      const { hold, claimed } = await holds.create(tenant, {
+      await announceEnded(tx, await holds.expireDue(now, MAX_SEATS_PER_HOLD + 1, { eventId: request.event_id, seatIds: request.seat_ids, admissionEntryId }));
+      if (admissionEntryId && (await new IssuanceRepository(tx).admissionUsed(admissionEntryId))) throw admissionRefused('used', request.event_id);
+      const created = await holds.create(tenant, {
         id: newId('hold'),
         event_id: request.event_id,
         seats,
         purpose: request.purpose,
         created_at: now,
         expires_at: new Date(now.getTime() + request.ttl_seconds * 1000),
+        admission_entry_id: admissionEntryId,
       });
+      if (!created) throw admissionHoldsSeats((await holds.activeOfAdmission(tenant, admissionEntryId!))!);
+      const { hold, claimed } = created;
       if (claimed.length < seats.length) throw seatsUnavailable(request.seat_ids.filter((seatId) => !claimed.includes(seatId)));
       await announceHeld(tx, tenant, hold);
       return hold;

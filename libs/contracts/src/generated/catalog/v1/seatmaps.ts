@@ -87,6 +87,11 @@ export interface SeatLocation {
 
 export interface SeatLocations {
   seats: SeatLocation[];
+  /**
+   * Whether the event's waiting room is enabled as the seats were located: a hold for a sale
+   * then needs an admission, whatever ticketing's copy of the setting says (decision 0034).
+   */
+  waiting_room_enabled: boolean;
 }
 
 function createBaseSeatMapSeat(): SeatMapSeat {
@@ -803,13 +808,16 @@ export const SeatLocation: MessageFns<SeatLocation> = {
 };
 
 function createBaseSeatLocations(): SeatLocations {
-  return { seats: [] };
+  return { seats: [], waiting_room_enabled: false };
 }
 
 export const SeatLocations: MessageFns<SeatLocations> = {
   encode(message: SeatLocations, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.seats) {
       SeatLocation.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.waiting_room_enabled !== false) {
+      writer.uint32(16).bool(message.waiting_room_enabled);
     }
     return writer;
   },
@@ -833,6 +841,14 @@ export const SeatLocations: MessageFns<SeatLocations> = {
             }
 
             message.seats.push(SeatLocation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.waiting_room_enabled = reader.bool();
             continue;
           }
         }
