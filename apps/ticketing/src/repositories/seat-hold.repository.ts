@@ -143,10 +143,10 @@ export class SeatHoldRepository {
   /**
    * Ends up to `limit` active holds, of every tenant, whose expiry has passed (only those
    * claiming one of `near.seatIds`, or made with `near.admissionEntryId`, when `near` is given)
-   * and frees their seats, in one statement. Holds another
-   * transaction has locked are skipped. A hold taken by an issuance that was never recorded (its
-   * process died between taking the hold and recording it) ends too, once `UNRECORDED_GRACE_MS`
-   * past its expiry: by then that issuance's units in catalog have lapsed as well.
+   * and frees their seats, in one statement. Holds another transaction has locked are skipped. A
+   * hold taken by an issuance that was never recorded (its process died between taking the hold
+   * and recording it) ends too, once `UNRECORDED_GRACE_MS` past its expiry: by then that
+   * issuance's units in catalog have lapsed as well.
    */
   async expireDue(at: Date, limit: number, near?: { eventId: string; seatIds: readonly string[]; admissionEntryId: string | null }): Promise<EndedSeatHold[]> {
     const unrecordedBefore = new Date(at.getTime() - UNRECORDED_GRACE_MS);

@@ -31,6 +31,12 @@ interface PreparedOrder {
   newCustomerId?: string;
 }
 
+/** A sale's admission as screened, and the admission its seat hold was made with, if any (decision 0034). */
+interface SaleAdmission {
+  screened: ScreenedAdmission;
+  seatHeldWith: string | null;
+}
+
 /**
  * Issues tickets: sold and paid elsewhere, or complimentary (decision 0030), in this order:
  *
@@ -132,7 +138,7 @@ export class IssueTicketsUseCase {
    * The admission the sale uses, settled by catalog's word on the room as it held the units; a
    * seat hold made through the room sells only with the admission it was made with (decision 0034).
    */
-  private async admissionUsed(admitted: { screened: ScreenedAdmission; seatHeldWith: string | null } | null, held: HeldUnits, seatHoldId: string | null): Promise<string | null> {
+  private async admissionUsed(admitted: SaleAdmission | null, held: HeldUnits, seatHoldId: string | null): Promise<string | null> {
     const entryId = (await admitted?.screened.settle(held.waitingRoomEnabled)) ?? null;
     if (entryId && admitted?.seatHeldWith && entryId !== admitted.seatHeldWith) throw heldWithAnotherAdmission(seatHoldId!);
     return entryId;
@@ -148,7 +154,7 @@ export class IssueTicketsUseCase {
     claims: InternalClaims,
     tenant: Tenant,
     order: IssuanceRequest,
-    admitted: { screened: ScreenedAdmission; seatHeldWith: string | null } | null,
+    admitted: SaleAdmission | null,
     id: string,
     held: HeldUnits,
   ): Promise<IssuedTickets> {
