@@ -1,11 +1,10 @@
-import { catalogV1, TICKETING_QUEUE_TOPIC, TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
+import { TICKETING_QUEUE_TOPIC, TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
 import { connectRedis } from '@ticketing/redis';
 import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
-import { createGrpcClient } from '@ticketing/grpc';
 import { createKafka, createProducer, OutboxRelay, startPublishing } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
-import { CatalogInventory } from './catalog/catalog-inventory';
+import { CatalogInventory, catalogClientsAt } from './catalog/catalog-inventory';
 import { SoldOutMemo } from './catalog/sold-out-memo';
 import { loadTicketingConfig } from './config';
 import { createTicketingPrisma } from './db';
@@ -37,13 +36,7 @@ void runService({
     // Ticketing sells while Kafka is down: what it commits waits in its outbox until the relay starts.
     const publishing = startInBackground('the outbox relay', () => startPublishing(kafka, [TICKETING_TICKET_TOPIC.name, TICKETING_SEAT_TOPIC.name, TICKETING_QUEUE_TOPIC.name], relay), (started) => started.stop(), logger);
 
-    const catalogClients = {
-      events: createGrpcClient(catalogV1.EventServiceClient, config.CATALOG_GRPC_URL),
-      inventory: createGrpcClient(catalogV1.InventoryServiceClient, config.CATALOG_GRPC_URL),
-      tiers: createGrpcClient(catalogV1.TierServiceClient, config.CATALOG_GRPC_URL),
-      discounts: createGrpcClient(catalogV1.DiscountServiceClient, config.CATALOG_GRPC_URL),
-      seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, config.CATALOG_GRPC_URL),
-    };
+    const catalogClients = catalogClientsAt(config.CATALOG_GRPC_URL);
     const catalog = new CatalogInventory(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS }, new SoldOutMemo(config.SOLD_OUT_MEMO_MS));
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
     const issuances = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);

@@ -1,6 +1,6 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { InternalClaims, Mode, Tenant } from '@ticketing/auth';
@@ -14,7 +14,7 @@ import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
-import { CatalogInventory, type CatalogClients, type EventFacts } from '../src/catalog/catalog-inventory';
+import { CatalogInventory, catalogClientsAt, type CatalogClients, type EventFacts } from '../src/catalog/catalog-inventory';
 import { SoldOutMemo } from '../src/catalog/sold-out-memo';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { driveUpgrade, KEY_CLAIM_LEASE_SECONDS, ticketingGrpcServices, type TicketingDependencies } from '../src/grpc/services';
@@ -300,10 +300,17 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     await expect(holdSeats(['S:1:1'])).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
 
     const [ann, bo] = [newId('qen'), newId('qen')];
-    const tokenOf = (entryId: string) => admissionTokens.sign({ entryId, eventId }, new Date(Date.now() + 60_000));
+    // Admissions lapse in a minute, before the hold's default ten minutes: the hold lapses with its admission.
+    const admissionsEnd = new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000);
+    const tokenOf = (entryId: string) => admissionTokens.sign({ entryId, eventId }, admissionsEnd);
     const annsHold = await holdSeats(['S:1:1', 'S:1:2'], tokenOf(ann));
-    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: annsHold.id }, select: { admission_entry_id: true } })).toEqual({ admission_entry_id: ann });
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: annsHold.id }, select: { admission_entry_id: true, expires_at: true } })).toEqual({ admission_entry_id: ann, expires_at: admissionsEnd });
     await expect(holdSeats(['S:1:3'], tokenOf(ann))).rejects.toMatchObject({ code: 'admission_holds_seats', status: 409, message: expect.stringContaining(annsHold.id) });
+    // Nor does Ann's admission buy anything else while it holds seats.
+    const standing = catalogSide.double.addTier(tenantOf(claims), { price: 1000, capacity: 5, eventId }).tierId;
+    const standingSale = saleRequest(eventId, standing, { quantity: 1, payment: { reference: 'standing', amount: 1000 }, admission_token: tokenOf(ann) });
+    await expect(issue(claims, standingSale)).rejects.toMatchObject({ code: 'admission_holds_seats', status: 409, message: expect.stringContaining(annsHold.id) });
+    expect(await tierCounters(standing)).toEqual({ held: 0, sold: 0 });
 
     // Bo's admission does not sell Ann's seats.
     await expect(issue(claims, saleRequest(eventId, tierId, { seat_hold_id: annsHold.id, admission_token: tokenOf(bo) }))).rejects.toMatchObject({
@@ -1295,6 +1302,31 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(await redrive(0)).toBeGreaterThanOrEqual(1);
       expect(await callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).toMatchObject({ tier_id: tierId, code_version: 2 });
       expect(await prisma.ticketChange.count({ where: { ticket_id: ticket.id, kind: 'upgrade' } })).toBe(0);
+    });
+
+    it('answers a refund with the refunded ticket inside the caller’s deadline while catalog does not answer at all; the re-driver gives the unit back (decision 0032)', async () => {
+      const claims = tenant();
+      const { tierId, ticket } = await oneTicket(claims);
+      // Catalog stopped (as under SIGSTOP): it takes connections and never answers on them.
+      const sockets: Socket[] = [];
+      const stopped = createNetServer((socket) => sockets.push(socket));
+      await new Promise<void>((resolve) => stopped.listen(0, '127.0.0.1', resolve));
+      const stoppedClients = catalogClientsAt(`127.0.0.1:${(stopped.address() as AddressInfo).port}`);
+      // Ticketing's calls to catalog wait up to 10 s, as the service's do; the gateway gives the whole request 8 s here.
+      const paused = new CatalogInventory(stoppedClients, { tokenSecret, deadlineMs: 10_000 });
+      try {
+        await withTicketingServer(dependencies(paused), async (client) => {
+          const refunded = await callUnary(client.refundTicket.bind(client), { id: ticket.id, reason: '' }, claims, { ...options, deadlineMs: 8_000 });
+          expect(refunded).toMatchObject({ id: ticket.id, status: 'refunded' });
+        });
+      } finally {
+        for (const stoppedClient of Object.values(stoppedClients)) stoppedClient.close();
+        for (const socket of sockets) socket.destroy();
+        stopped.close();
+      }
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 1 });
+      expect(await new ReturnUnitsUseCase(prisma, catalog, logger).redrive(0)).toBeGreaterThanOrEqual(1);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
     });
 
     it('answers a refund whose unit catalog could not take back yet; the re-driver gives it back, once', async () => {

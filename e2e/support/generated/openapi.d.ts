@@ -7253,7 +7253,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `discount_not_applicable`, `issuance_expired`, `seat_hold_unavailable`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `discount_not_applicable`, `issuance_expired`, `seat_hold_unavailable`, `admission_holds_seats`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -150,6 +150,7 @@ export const ticketsRoutes = [
       'admission_token_required',
       'admission_token_invalid',
       'admission_token_used',
+      'admission_holds_seats',
     ],
     body: issueTicketsBody,
     response: ticketIssuanceResource,

@@ -1,7 +1,7 @@
 import type { InternalClaims } from '@ticketing/auth';
-import { RESERVATION_KIND_MESSAGES, type catalogV1 } from '@ticketing/contracts';
+import { catalogV1, RESERVATION_KIND_MESSAGES } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
-import { serviceCalls, type CallerOptions } from '@ticketing/grpc';
+import { createGrpcClient, serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
 import type { HeldSeat } from '../domain/seat-hold';
 import type { TierFacts } from '../domain/upgrade';
@@ -13,6 +13,17 @@ export interface CatalogClients {
   tiers: catalogV1.TierServiceClient;
   discounts: catalogV1.DiscountServiceClient;
   seatMaps: catalogV1.SeatMapServiceClient;
+}
+
+/** Clients of every catalog service ticketing calls, at catalog's gRPC address. */
+export function catalogClientsAt(address: string): CatalogClients {
+  return {
+    events: createGrpcClient(catalogV1.EventServiceClient, address),
+    inventory: createGrpcClient(catalogV1.InventoryServiceClient, address),
+    tiers: createGrpcClient(catalogV1.TierServiceClient, address),
+    discounts: createGrpcClient(catalogV1.DiscountServiceClient, address),
+    seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, address),
+  };
 }
 
 /**
@@ -57,6 +68,14 @@ const tierKey = (claims: InternalClaims, tierId: string) => `${claims.tenant?.ac
 /** How long the units of an issuance under way stay held in catalog if it never commits. */
 export const ISSUANCE_HOLD_SECONDS = 60;
 
+/**
+ * How long a call waits whose answer the request around it can do without: a unit given back
+ * later by the re-driver, a ticket change that goes on without its event's status (decision
+ * 0032). Well inside the gateway's deadline for that request, so a catalog that does not answer
+ * costs it two seconds, not its answer: waiting the full deadline, a refund committed just as
+ * the gateway gave up, and the client was told 503 for a change that was made (a probe).
+ */
+const BEST_EFFORT_DEADLINE_MS = 2_000;
 
 /**
  * What ticketing asks of catalog, which owns prices and inventory (decisions 0012, 0029). Every
@@ -143,10 +162,22 @@ export class CatalogInventory {
     await serviceCalls(this.clients.inventory, claims, this.options).commitReservation({ reservation_id: issuanceId });
   }
 
-  /** Gives one sold unit of an issuance back to its tier under `returnId`; returning again answers the same. */
+  /**
+   * Gives one sold unit of an issuance back to its tier under `returnId`; returning again answers
+   * the same. Best effort: its caller leaves a unit not taken back to the re-driver.
+   */
   async returnUnit(claims: InternalClaims, returnId: string, issuanceId: string): Promise<void> {
-    await serviceCalls(this.clients.inventory, claims, this.options).returnInventory({ return_id: returnId, reservation_id: issuanceId, quantity: 1 });
+    await serviceCalls(this.clients.inventory, claims, this.bestEffort()).returnInventory({ return_id: returnId, reservation_id: issuanceId, quantity: 1 });
     this.soldOut.forgetAll();
+  }
+
+  /** The event's status as catalog has it now, asked best effort: refused (as when catalog does not answer) within two seconds. */
+  async eventStatus(claims: InternalClaims, eventId: string): Promise<string> {
+    return (await serviceCalls(this.clients.events, claims, this.bestEffort()).getEvent({ id: eventId })).status;
+  }
+
+  private bestEffort(): Omit<CallerOptions, 'idempotency'> {
+    return { ...this.options, deadlineMs: Math.min(this.options.deadlineMs, BEST_EFFORT_DEADLINE_MS) };
   }
 
   /** What a ticket page shows of its event, and its waiting room as catalog has it now; refused with resource_missing when the tenant has no such event. */

@@ -52,11 +52,14 @@ export function admissionRefused(reason: 'required' | 'invalid' | 'left' | 'used
   }
 }
 
-/** An admission holds seats in one hold at a time (decision 0034): `held` is the one it has. */
+/**
+ * An admission holding seats (`held`) is for selling that hold (decision 0034): it holds no
+ * other seats and buys nothing else until the hold is sold or released.
+ */
 export function admissionHoldsSeats(held: { id: string; event_id: string; expires_at: Date }): ApiError {
   return new ApiError(
     'admission_holds_seats',
-    `This admission_token already holds seats in seat hold '${held.id}' (until ${held.expires_at.toISOString()}); one admission holds seats in one hold at a time. Sell that hold with this admission_token, or release it (DELETE /v1/events/${held.event_id}/seats/hold/${held.id}) to hold other seats.`,
+    `This admission_token holds seats in seat hold '${held.id}' (until ${held.expires_at.toISOString()}). Sell that hold with it, or release the hold (DELETE /v1/events/${held.event_id}/seats/hold/${held.id}) before using the admission for other seats or tickets.`,
     { param: 'admission_token' },
   );
 }

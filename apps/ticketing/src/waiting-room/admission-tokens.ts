@@ -11,6 +11,11 @@ export interface Admission {
   eventId: string;
 }
 
+/** An admission a token proved, with when it lapses. */
+export interface VerifiedAdmission extends Admission {
+  expiresAt: Date;
+}
+
 /**
  * Admission tokens (decision 0034): JWTs signed and checked only by ticketing, with a key derived
  * from the internal token secret (HKDF), so no second secret needs configuring. A token carries
@@ -29,11 +34,11 @@ export class AdmissionTokens {
   }
 
   /** The admission, or null when the token is forged, expired or not an admission token. */
-  verify(token: string): Admission | null {
+  verify(token: string): VerifiedAdmission | null {
     try {
       const claims = jwt.verify(token, this.key, { algorithms: [ALGORITHM], audience: AUDIENCE });
-      if (typeof claims === 'string' || typeof claims.sub !== 'string' || typeof claims.evt !== 'string') return null;
-      return { entryId: claims.sub, eventId: claims.evt };
+      if (typeof claims === 'string' || typeof claims.sub !== 'string' || typeof claims.evt !== 'string' || typeof claims.exp !== 'number') return null;
+      return { entryId: claims.sub, eventId: claims.evt, expiresAt: new Date(claims.exp * 1000) };
     } catch {
       return null;
     }

@@ -1,7 +1,6 @@
-import { catalogV1 } from '@ticketing/contracts';
-import { createGrpcClient, startGrpcServer, type CallerOptions } from '@ticketing/grpc';
+import { startGrpcServer, type CallerOptions } from '@ticketing/grpc';
 import type { Logger } from '@ticketing/observability';
-import { CatalogInventory, type CatalogClients } from '../../src/catalog/catalog-inventory';
+import { CatalogInventory, catalogClientsAt, type CatalogClients } from '../../src/catalog/catalog-inventory';
 import { CatalogDouble } from './catalog.double';
 
 export interface RunningCatalogDouble {
@@ -16,14 +15,7 @@ export interface RunningCatalogDouble {
 export async function startCatalogDouble(options: CallerOptions, logger: Logger): Promise<RunningCatalogDouble> {
   const double = new CatalogDouble();
   const server = await startGrpcServer(double.services({ tokenSecret: options.tokenSecret, logger }), 0);
-  const address = `127.0.0.1:${server.port}`;
-  const clients: CatalogClients = {
-    events: createGrpcClient(catalogV1.EventServiceClient, address),
-    inventory: createGrpcClient(catalogV1.InventoryServiceClient, address),
-    tiers: createGrpcClient(catalogV1.TierServiceClient, address),
-    discounts: createGrpcClient(catalogV1.DiscountServiceClient, address),
-    seatMaps: createGrpcClient(catalogV1.SeatMapServiceClient, address),
-  };
+  const clients = catalogClientsAt(`127.0.0.1:${server.port}`);
   return {
     double,
     clients,

@@ -29,8 +29,8 @@ export async function changeableTicket(tickets: TicketRepository, tenant: Tenant
  * a refund would succeed only for the cancellation to override it. Asked before the change's
  * transaction, so no transaction waits on catalog; the change's conditional update (still valid,
  * at this code version) refuses it if the ticket changed since. A cancellation committed after
- * the check is ordered after the change, and cancels the ticket as it left it. If catalog cannot
- * be asked, the change goes on: the cancellation still reaches it.
+ * the check is ordered after the change, and cancels the ticket as it left it. If catalog does
+ * not answer within two seconds, the change goes on: the cancellation still reaches it.
  */
 export async function ticketOfLiveEvent(
   tickets: TicketRepository,
@@ -40,10 +40,9 @@ export async function ticketOfLiveEvent(
 ): Promise<TicketingTicket> {
   const ticket = await tickets.getById(tenant, id);
   if (!isChangeable(ticket)) return ticket;
-  const status = await catalog.eventFacts(claims, ticket.event_id).then(
-    (event) => event.status,
-    (error: unknown) => logger.warn({ err: error, ticket_id: id }, 'event status not read from catalog; the change goes on'),
-  );
+  const status = await catalog.eventStatus(claims, ticket.event_id).catch((error: unknown) => {
+    logger.warn({ err: error, ticket_id: id }, 'event status not read from catalog; the change goes on');
+  });
   if (status === 'canceled') {
     throw new ApiError('ticket_not_valid', `Ticket '${id}' cannot be ${verb}: its event '${ticket.event_id}' is canceled, and its valid tickets are being canceled.`);
   }

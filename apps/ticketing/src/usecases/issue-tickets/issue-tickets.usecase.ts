@@ -18,7 +18,7 @@ import {
   type TicketingIssuance,
 } from '../../domain/issuance';
 import { assertHoldCovers, seatHoldUnavailable, type TicketingSeatHold } from '../../domain/seat-hold';
-import { heldWithAnotherAdmission } from '../../domain/waiting-room';
+import { admissionHoldsSeats, heldWithAnotherAdmission } from '../../domain/waiting-room';
 import { CustomerRepository } from '../../repositories/customer.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { IssuanceRepository, type NewIssuance } from '../../repositories/issuance.repository';
@@ -135,12 +135,17 @@ export class IssueTicketsUseCase {
   }
 
   /**
-   * The admission the sale uses, settled by catalog's word on the room as it held the units; a
-   * seat hold made through the room sells only with the admission it was made with (decision 0034).
+   * The admission the sale uses, settled by catalog's word on the room as it held the units
+   * (decision 0034). A seat hold made through the room sells only with the admission it was made
+   * with, and an admission holding seats buys nothing else until that hold is sold or released:
+   * spent elsewhere, it would leave the hold unsellable, keeping its seats from everyone.
    */
-  private async admissionUsed(admitted: SaleAdmission | null, held: HeldUnits, seatHoldId: string | null): Promise<string | null> {
-    const entryId = (await admitted?.screened.settle(held.waitingRoomEnabled)) ?? null;
-    if (entryId && admitted?.seatHeldWith && entryId !== admitted.seatHeldWith) throw heldWithAnotherAdmission(seatHoldId!);
+  private async admissionUsed(tenant: Tenant, admitted: SaleAdmission | null, held: HeldUnits, seatHoldId: string | null): Promise<string | null> {
+    const entryId = (await admitted?.screened.settle(held.waitingRoomEnabled))?.entryId ?? null;
+    if (!entryId) return null;
+    if (admitted?.seatHeldWith && entryId !== admitted.seatHeldWith) throw heldWithAnotherAdmission(seatHoldId!);
+    const holding = await new SeatHoldRepository(this.prisma).activeOfAdmission(tenant, entryId);
+    if (holding && holding.id !== seatHoldId) throw admissionHoldsSeats(holding);
     return entryId;
   }
 
@@ -160,7 +165,7 @@ export class IssueTicketsUseCase {
   ): Promise<IssuedTickets> {
     let issuance: TicketingIssuance;
     try {
-      const request = { ...order, admission_entry_id: await this.admissionUsed(admitted, held, order.seat_hold_id) };
+      const request = { ...order, admission_entry_id: await this.admissionUsed(tenant, admitted, held, order.seat_hold_id) };
       const prepared = await this.prepare(claims, tenant, request, held);
       // Under an Idempotency-Key, the issuance's id is the key's result, sealed by the recording statement.
       const keySeal = this.keys.statementSeal({ id });

@@ -15,7 +15,7 @@ import { announceEnded, announceHeld } from './seat-hold-messages';
  * admitted while it is enabled (screened as a sale is, and settled by catalog's word on the room
  * as the seats are located); for comps, which do not queue, without one (decision 0034). A hold
  * made with an admission names it: the admission must not be used yet, it holds seats in one
- * active hold at a time, and only it sells the hold. Under an Idempotency-Key the key is claimed
+ * active hold at a time, only it sells the hold, and the hold expires with it at the latest. Under an Idempotency-Key the key is claimed
  * first (decision 0041), so a retry of a hold that committed gets it back before anything is
  * checked again: the buyer's admission may have expired since, or the first hold taken the very
  * seats. Catalog's seat map
@@ -50,9 +50,12 @@ export class CreateSeatHoldUseCase {
     const screened = request.purpose === 'sale' ? await this.gate.screen(tenant, request.event_id, admissionToken) : null;
     const { seats, waitingRoomEnabled } = await this.catalog.locateSeats(claims, request.event_id, request.seat_ids);
     // Catalog says whether the room is enabled now: a room enabled a moment ago is enforced at once.
-    const admissionEntryId = (await screened?.settle(waitingRoomEnabled)) ?? null;
+    const admission = (await screened?.settle(waitingRoomEnabled)) ?? null;
+    const admissionEntryId = admission?.entryId ?? null;
     assertOneTier(seats);
     const now = this.clock();
+    // A hold made with an admission lasts no longer than it: past it, nothing could sell the hold.
+    const expiresAt = new Date(Math.min(now.getTime() + request.ttl_seconds * 1000, admission?.expiresAt.getTime() ?? Infinity));
     return this.prisma.$transaction(async (tx) => {
       const holds = new SeatHoldRepository(tx);
       await announceEnded(tx, await holds.expireDue(now, MAX_SEATS_PER_HOLD + 1, { eventId: request.event_id, seatIds: request.seat_ids, admissionEntryId }));
@@ -63,7 +66,7 @@ export class CreateSeatHoldUseCase {
         seats,
         purpose: request.purpose,
         created_at: now,
-        expires_at: new Date(now.getTime() + request.ttl_seconds * 1000),
+        expires_at: expiresAt,
         admission_entry_id: admissionEntryId,
       });
       if (!created) throw admissionHoldsSeats((await holds.activeOfAdmission(tenant, admissionEntryId!))!);

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { PrismaClient } from '../../db';
 import { admissionRefused } from '../../domain/waiting-room';
 import { EventSettingsRepository } from '../../repositories/event-settings.repository';
-import type { AdmissionTokens } from '../../waiting-room/admission-tokens';
+import type { AdmissionTokens, VerifiedAdmission } from '../../waiting-room/admission-tokens';
 import type { QueueStore } from '../../waiting-room/queue-store';
 
 /**
@@ -19,10 +19,10 @@ const MAX_CACHED_EVENTS = 10_000;
 /**
  * A sale's admission as screened before its units were held. Catalog says, as it holds them,
  * whether the event's room was enabled then; `settle` decides the admission by that, and answers
- * the admitted entry the sale uses, or null when it needs none.
+ * the admission the sale uses (its entry, and when it lapses), or null when it needs none.
  */
 export interface ScreenedAdmission {
-  settle(roomEnabledAtHold: boolean): Promise<string | null>;
+  settle(roomEnabledAtHold: boolean): Promise<VerifiedAdmission | null>;
 }
 
 /**
@@ -61,17 +61,17 @@ export class AdmissionGate {
 
   /** Refuses a sale the room keeps out by this process's copy of the setting; the rest is settled once the units are held. */
   async screen(tenant: Tenant, eventId: string, token: string): Promise<ScreenedAdmission> {
-    const screened = (await this.isRoomEnabled(tenant, eventId)) ? await this.admittedEntry(eventId, token) : null;
-    return { settle: async (roomEnabledAtHold) => (roomEnabledAtHold ? (screened ?? (await this.admittedEntry(eventId, token))) : null) };
+    const screened = (await this.isRoomEnabled(tenant, eventId)) ? await this.admission(eventId, token) : null;
+    return { settle: async (roomEnabledAtHold) => (roomEnabledAtHold ? (screened ?? (await this.admission(eventId, token))) : null) };
   }
 
-  /** The entry `token` admits to the event; refused when it is missing, not one of ours, for another event, expired, or its entry left. */
-  private async admittedEntry(eventId: string, token: string): Promise<string> {
+  /** The admission `token` proves to the event; refused when it is missing, not one of ours, for another event, expired, or its entry left. */
+  private async admission(eventId: string, token: string): Promise<VerifiedAdmission> {
     if (!token) throw admissionRefused('required', eventId);
     const admission = this.tokens.verify(token);
     if (!admission || admission.eventId !== eventId) throw admissionRefused('invalid', eventId);
     if (await this.queues.hasLeft(eventId, admission.entryId)) throw admissionRefused('left', eventId);
-    return admission.entryId;
+    return admission;
   }
 
   private async isRoomEnabled(tenant: Tenant, eventId: string): Promise<boolean> {
