@@ -1217,6 +1217,26 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId)).toHaveLength(2);
     });
 
+    it('refuses an upgrade into a tier whose minimum per order was raised after the upgrade read it on tier_id, not on a quantity the request does not have', async () => {
+      const claims = tenant();
+      const { eventId, ticket } = await oneTicket(claims);
+      const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 5, rank: 2, eventId }).tierId;
+      /** Catalog refuses the unit as it does once the tier's min_per_order is 2. */
+      class RaisedMinimum extends CatalogInventory {
+        override async reserve(): Promise<never> {
+          throw new ApiError('parameter_invalid', `quantity must be at least 2 for tier '${vip}'.`, { param: 'quantity' });
+        }
+      }
+      const raised = new RaisedMinimum(catalogClients, options);
+      const upgrade = new UpgradeTicketUseCase(prisma, raised, driveUpgrade(prisma, { catalog: raised, codes }, logger), noKeys(), logger);
+      await expect(upgrade.execute(claims, tenantOf(claims), { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } })).rejects.toMatchObject({
+        code: 'parameter_invalid',
+        param: 'tier_id',
+        message: `Tier '${vip}' sells more than one ticket per order, so no single ticket is upgraded into it.`,
+      });
+      expect(await callUnary(tickets.getTicket.bind(tickets), { id: ticket.id }, claims, options)).toMatchObject({ status: 'valid', tier_id: ticket.tier_id, code_version: 1 });
+    });
+
     it('finishes an upgrade cut off after catalog sold the new unit: the ticket waits, then the re-driver moves it', async () => {
       const claims = tenant();
       const { eventId, tierId, ticket } = await oneTicket(claims);

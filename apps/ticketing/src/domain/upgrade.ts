@@ -47,6 +47,21 @@ const onSaleAt = (tier: TierFacts, eventStartsAt: Date, at: Date) => (tier.sales
 
 const priceDifference = (from: UpgradeFrom, target: TierFacts) => Math.max(0, target.price - from.price);
 
+/** An upgrade moves one ticket, so a tier that sells orders of several takes none. */
+function soldInOrdersOfSeveral(tierId: string, howMany: string): ApiError {
+  return new ApiError('parameter_invalid', `Tier '${tierId}' sells ${howMany} per order, so no single ticket is upgraded into it.`, { param: 'tier_id' });
+}
+
+/**
+ * Catalog's refusal of the upgrade's one unit, as the upgrade request words it: catalog refuses
+ * a quantity the tier does not sell, and an upgrade has no quantity, only the tier (its minimum
+ * per order raised after the upgrade read it, a probe found).
+ */
+export function asUpgradeRefusal(error: unknown, tierId: string): unknown {
+  const refusesQuantity = error instanceof ApiError && error.code === 'parameter_invalid' && error.param === 'quantity';
+  return refusesQuantity ? soldInOrdersOfSeveral(tierId, 'more than one ticket') : error;
+}
+
 /**
  * The unseated tiers of the event ranked above the ticket's that take a single ticket and whose
  * sales window is open at `at`, newest first (the API's list order); none for a seated ticket. A
@@ -109,9 +124,7 @@ export function upgradePrice(from: UpgradeFrom, target: TierFacts | undefined, r
       param: 'tier_id',
     });
   }
-  if (target.minPerOrder > 1) {
-    throw new ApiError('parameter_invalid', `Tier '${target.id}' sells at least ${target.minPerOrder} tickets per order, so no single ticket is upgraded into it.`, { param: 'tier_id' });
-  }
+  if (target.minPerOrder > 1) throw soldInOrdersOfSeveral(target.id, `at least ${target.minPerOrder} tickets`);
   const difference = priceDifference(from, target);
   const paid = request.payment?.amount ?? 0;
   if (difference > 0 && !request.payment) throw new ApiError('parameter_missing', `Missing required parameter: payment (the difference, ${difference} ${current.currency}).`, { param: 'payment' });

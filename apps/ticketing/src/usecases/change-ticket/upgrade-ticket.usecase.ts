@@ -6,7 +6,7 @@ import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import type { TicketingTicket } from '../../domain/ticket';
 import { assertChangeable, lostRace } from '../../domain/ticket-change';
-import { upgradePrice, validUpgradeRequest, type UpgradeRequest } from '../../domain/upgrade';
+import { asUpgradeRefusal, upgradePrice, validUpgradeRequest, type UpgradeRequest } from '../../domain/upgrade';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import { UpgradeRepository, type TicketUpgrade } from '../../repositories/upgrade.repository';
 import { isRefusal } from '../call-outcomes';
@@ -71,7 +71,7 @@ export class UpgradeTicketUseCase {
     } catch (error) {
       // Refused (sold out, say): nothing is held. An unknown outcome may have held the unit.
       await letGo(!isRefusal(error));
-      throw error;
+      throw asUpgradeRefusal(error, request.tier_id);
     }
     let upgrade: TicketUpgrade;
     try {
