@@ -32,6 +32,11 @@ describe('validation errors', () => {
     });
   });
 
+  it('says what a field that takes no null takes instead, in the API’s words rather than the validator’s', () => {
+    expect(errorFor({ label: null, scopes: [] })).toMatchObject({ code: 'parameter_invalid', param: 'label', message: 'Invalid label: must be a string, not null.' });
+    expect(errorFor({ label: 'x', scopes: null })).toMatchObject({ code: 'parameter_invalid', param: 'scopes', message: 'Invalid scopes: must be an array, not null.' });
+  });
+
   it('reports an absent required field as parameter_missing', () => {
     expect(errorFor({ scopes: [] })).toMatchObject({ code: 'parameter_missing', param: 'label', status: 400, type: 'invalid_request_error' });
   });

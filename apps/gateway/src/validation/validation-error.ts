@@ -56,6 +56,11 @@ function toApiError(issue: z.core.$ZodIssue, input: unknown, source: InputSource
   if (value === undefined) {
     return new ApiError('parameter_missing', `Missing required parameter: ${param}.`, { param });
   }
+  if (value === null && issue.code === 'invalid_type') {
+    // zod would say "expected string, received null"; the API says what it takes instead.
+    const article = /^[aeiou]/.test(issue.expected) ? 'an' : 'a';
+    return new ApiError('parameter_invalid', `Invalid ${param}: must be ${article} ${issue.expected}, not null.`, { param });
+  }
   if (source === 'query' && issue.path.length === 1 && Array.isArray(value)) {
     return new ApiError('parameter_invalid', `Invalid ${param}: it was given ${value.length} times; give it once.`, { param });
   }
