@@ -329,7 +329,7 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       const located = await callUnary(seatMaps.locateSeats.bind(seatMaps), { event_id: event.id, seat_ids: ['Stalls:A:3'] }, claims, options);
       expect(located).toEqual({ seats: [{ seat_id: 'Stalls:A:3', tier_id: seated.id }], waiting_room_enabled: false });
       const setTo = (sections: ReturnType<typeof layout>) => callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options);
-      const locked = { code: 'seatmap_locked', status: 409, message: `Seat Stalls:A:3 is being held: keep it in the seat map under tier ${seated.id}.` };
+      const locked = { code: 'seatmap_locked', status: 409, message: `Seat Stalls:A:3 was asked for by a seat hold less than 60 s ago, which may still be committing: keep it in the seat map under tier ${seated.id}, or change it after that.` };
       await expect(setTo(layout(['1', '2']))).rejects.toMatchObject(locked);
       await expect(setTo(layout(['1', '2', '3'], (label) => (label === '3' ? vip.id : seated.id)))).rejects.toMatchObject(locked);
       // Other seats may still move, and the located one may stay where it is.

@@ -67,10 +67,16 @@ export class SetSeatMapUseCase {
       const located = await seatMaps.locatedWithin(eventId, LOCATED_SEAT_GUARD_SECONDS);
       const before = previous ? seatTiers(previous.layout) : new Map<string, string>();
       const after = seatTiers(layout);
-      const taken = (seat: string) => unavailable.get(seat) ?? (located.has(seat) ? 'being held' : undefined);
+      // Why a seat cannot leave or change tier now: it is held or sold, or a hold asked for it a moment ago and may still be committing.
+      const whyKept = (seat: string, tier: string) => {
+        const status = unavailable.get(seat);
+        if (status) return `Seat ${seat} is ${status}: keep it in the seat map under tier ${tier}.`;
+        if (located.has(seat)) return `Seat ${seat} was asked for by a seat hold less than ${LOCATED_SEAT_GUARD_SECONDS} s ago, which may still be committing: keep it in the seat map under tier ${tier}, or change it after that.`;
+        return null;
+      };
       for (const [seat, tier] of before) {
-        const status = after.get(seat) === tier ? undefined : taken(seat);
-        if (status) throw new ApiError('seatmap_locked', `Seat ${seat} is ${status}: keep it in the seat map under tier ${tier}.`, { param: 'sections' });
+        const why = after.get(seat) === tier ? null : whyKept(seat, tier);
+        if (why) throw new ApiError('seatmap_locked', why, { param: 'sections' });
       }
       const resized = await fitSeatedTiersToSeats(tiers, tenant, seatedTiers, after);
       const updatedAt = await seatMaps.replace(tenant, eventId, layout, seatCount);
