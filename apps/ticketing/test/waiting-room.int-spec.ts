@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
-import { TICKETING_QUEUE_TOPIC } from '@ticketing/contracts';
+import { TICKETING_QUEUE_TOPIC, TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
@@ -10,6 +10,7 @@ import { createTestDatabase, lateForwarder, waitFor, type TestDatabase } from '@
 import type { EventFacts } from '../src/catalog/catalog-inventory';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { EventSettingsRepository } from '../src/repositories/event-settings.repository';
+import { SeatHoldRepository } from '../src/repositories/seat-hold.repository';
 import { AdmissionGate } from '../src/usecases/waiting-room/admission-gate';
 import { WaitingRoomUseCase } from '../src/usecases/waiting-room/waiting-room.usecase';
 import { AdmissionTokens } from '../src/waiting-room/admission-tokens';
@@ -202,6 +203,29 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     expect(await room.leave(callerOf(tenant), tenant, eventId, entry.id)).toMatchObject({ status: 'left' });
     await expect(admit(tenant, eventId, token)).rejects.toMatchObject({ code: 'admission_token_invalid', message: expect.stringContaining('left the waiting room') });
     expect(await room.leave(callerOf(tenant), tenant, eventId, entry.id)).toMatchObject({ status: 'left' });
+  });
+
+  it('releases the seats an admission held when its entry leaves: nothing could sell that hold any more', async () => {
+    const { tenant, eventId } = await eventWithRoom(10);
+    const [leaving, staying] = [await room.join(callerOf(tenant), tenant, eventId), await room.join(callerOf(tenant), tenant, eventId)];
+    const holdFor = async (entryId: string, seatId: string) =>
+      (await new SeatHoldRepository(prisma).create(tenant, {
+        id: newId('hold'),
+        event_id: eventId,
+        seats: [{ id: seatId, tier_id: 'tier_1' }],
+        purpose: 'sale',
+        created_at: now,
+        expires_at: new Date(now.getTime() + 600_000),
+        admission_entry_id: entryId,
+      }))!.hold;
+    const [leavingHold, stayingHold] = [await holdFor(leaving.id, 'S:1:1'), await holdFor(staying.id, 'S:1:2')];
+
+    await room.leave(callerOf(tenant), tenant, eventId, leaving.id);
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: leavingHold.id }, select: { status: true } })).toEqual({ status: 'released' });
+    expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: stayingHold.id }, select: { status: true } })).toEqual({ status: 'active' });
+    expect(await prisma.seatClaim.findMany({ where: { event_id: eventId }, select: { seat_id: true } })).toEqual([{ seat_id: 'S:1:2' }]);
+    const released = ofType(await publishedOn(prisma, TICKETING_SEAT_TOPIC, eventId), 'seat.released');
+    expect(released.map((message) => message.data)).toEqual([{ event_id: eventId, seat_ids: ['S:1:1'], hold_id: leavingHold.id, reason: 'released' }]);
   });
 
   it('has no room for an event without one enabled; another tenant’s event is not found', async () => {

@@ -1,5 +1,6 @@
 import { isMode, type Tenant } from '@ticketing/auth';
 import type { TicketingDb } from '../db';
+import { Prisma } from '../generated/prisma/client';
 import type { SeatHoldPurpose } from '@ticketing/contracts';
 import { UNRECORDED_GRACE_MS, type HeldSeat, type SeatHoldStatus, type TicketingSeatHold } from '../domain/seat-hold';
 
@@ -129,10 +130,19 @@ export class SeatHoldRepository {
    * active, or an issuance has taken it (it ends when that issuance is sold, or lets go of it).
    */
   async release(tenant: Tenant, eventId: string, id: string, at: Date): Promise<EndedSeatHold | null> {
+    return this.releaseWhere(tenant, Prisma.sql`id = ${id} AND event_id = ${eventId}`, at);
+  }
+
+  /** Releases, the same way, the active hold an admission made, if any: its entry left the queue (decision 0034). */
+  async releaseMadeWith(tenant: Tenant, admissionEntryId: string, at: Date): Promise<EndedSeatHold | null> {
+    return this.releaseWhere(tenant, Prisma.sql`admission_entry_id = ${admissionEntryId}`, at);
+  }
+
+  private async releaseWhere(tenant: Tenant, which: Prisma.Sql, at: Date): Promise<EndedSeatHold | null> {
     const rows = await this.db.$queryRaw<SeatHoldRow[]>`
       WITH released AS (
         UPDATE seat_holds SET status = 'released', released_at = ${at}
-         WHERE id = ${id} AND event_id = ${eventId} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'active'
+         WHERE ${which} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND status = 'active'
            AND issuance_id IS NULL AND taken_by IS NULL
         RETURNING *),
       freed AS (DELETE FROM seat_claims c USING released WHERE c.hold_id = released.id)

@@ -10,7 +10,9 @@ import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { waitingRoomDisabled, type QueueEntry, type QueueState } from '../../domain/waiting-room';
 import { EventSettingsRepository } from '../../repositories/event-settings.repository';
+import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import type { QueueAnswer, QueueStore } from '../../waiting-room/queue-store';
+import { announceEnded } from '../seat-holds/seat-hold-messages';
 
 /**
  * Joining, reading and leaving an event's waiting room (decision 0034). The queue is in Redis;
@@ -56,7 +58,22 @@ export class WaitingRoomUseCase {
     const answer = await this.queues.leave(eventId, rate, requiredIdParam(entryId, 'entry_id'), this.clock());
     if (!answer.entry) throw ApiError.resourceMissing('queue entry', entryId, 'entry_id');
     await this.announce(tenant, eventId, answer, answer.leftNow ? { type: 'queue.left', entryId } : undefined);
+    if (answer.entry.status === 'left') await this.releaseHoldOf(tenant, answer.entry.id);
     return answer.entry;
+  }
+
+  /**
+   * An entry that leaves gives its admission up, and with it the seats the admission held:
+   * nothing could sell that hold any more (decision 0034). Best effort, as the messages are: a
+   * hold not released now ends at its expiry, the admission's at the latest.
+   */
+  private async releaseHoldOf(tenant: Tenant, entryId: string): Promise<void> {
+    await this.prisma
+      .$transaction(async (tx) => {
+        const released = await new SeatHoldRepository(tx).releaseMadeWith(tenant, entryId, this.clock());
+        if (released) await announceEnded(tx, [released]);
+      })
+      .catch((error: unknown) => this.logger.error({ err: error, entry_id: entryId }, 'the seat hold of an entry that left was not released; it ends at its expiry'));
   }
 
   /**
