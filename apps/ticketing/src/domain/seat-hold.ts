@@ -8,7 +8,6 @@ import { integerInRange, requiredIdParam } from '@ticketing/fields';
  */
 export type SeatHoldStatus = 'active' | 'released' | 'expired' | 'sold';
 
-
 export interface HeldSeat {
   /** "<section>:<row>:<seat>", as catalog's seat map names it. */
   id: string;

@@ -140,7 +140,7 @@ export class IssueTicketsUseCase {
    * with, and an admission holding seats buys nothing else until that hold is sold or released:
    * spent elsewhere, it would leave the hold unsellable, keeping its seats from everyone.
    */
-  private async admissionUsed(tenant: Tenant, admitted: SaleAdmission | null, held: HeldUnits, seatHoldId: string | null): Promise<string | null> {
+  private async saleAdmission(tenant: Tenant, admitted: SaleAdmission | null, held: HeldUnits, seatHoldId: string | null): Promise<string | null> {
     const entryId = (await admitted?.screened.settle(held.waitingRoomEnabled))?.entryId ?? null;
     if (!entryId) return null;
     if (admitted?.seatHeldWith && entryId !== admitted.seatHeldWith) throw heldWithAnotherAdmission(seatHoldId!);
@@ -165,7 +165,7 @@ export class IssueTicketsUseCase {
   ): Promise<IssuedTickets> {
     let issuance: TicketingIssuance;
     try {
-      const request = { ...order, admission_entry_id: await this.admissionUsed(tenant, admitted, held, order.seat_hold_id) };
+      const request = { ...order, admission_entry_id: await this.saleAdmission(tenant, admitted, held, order.seat_hold_id) };
       const prepared = await this.prepare(claims, tenant, request, held);
       // Under an Idempotency-Key, the issuance's id is the key's result, sealed by the recording statement.
       const keySeal = this.keys.statementSeal({ id });
