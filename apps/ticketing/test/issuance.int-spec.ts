@@ -329,6 +329,45 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.seatClaim.findMany({ where: { event_id: eventId }, select: { seat_id: true }, orderBy: { seat_id: 'asc' } })).toEqual(['S:1:1', 'S:1:2', 'S:1:4'].map((seat_id) => ({ seat_id })));
   });
 
+  it('lets only one of a seat hold and a sale of another tier racing with one admission pass (decision 0034)', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    catalogSide.double.addSeats(eventId, tierId, 1, 2);
+    catalogSide.double.enableWaitingRoom(eventId);
+    const standing = catalogSide.double.addTier(tenantOf(claims), { price: 1000, capacity: 5, eventId }).tierId;
+    const token = admissionTokens.sign({ entryId: newId('qen'), eventId }, new Date(Date.now() + 60_000));
+    const waitingOnLocks = async (count: number) => {
+      for (;;) {
+        const [{ waiting }] = await prisma.$queryRaw<[{ waiting: number }]>`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+        if (waiting >= count) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    let sale!: Promise<unknown>;
+    let seatHold!: Promise<unknown>;
+    await prisma.$transaction(
+      async (tx) => {
+        // The sale has checked its admission holds no seats and waits to record itself, when the hold begins.
+        await tx.$executeRaw`LOCK TABLE issuances IN SHARE MODE`;
+        sale = issue(claims, saleRequest(eventId, standing, { quantity: 1, payment: { reference: 'standing', amount: 1000 }, admission_token: token })).then(
+          (issued) => issued.tickets.length,
+          (error: ApiError) => error.code,
+        );
+        await waitingOnLocks(1);
+        seatHold = seatHolds()
+          .execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1'], ttl_seconds: 0, admission_token: token })
+          .then(
+            (hold) => hold.status,
+            (error: ApiError) => error.code,
+          );
+        await Promise.race([seatHold, waitingOnLocks(2)]);
+      },
+      { timeout: 10_000 },
+    );
+    expect([await sale, await seatHold]).toEqual([1, 'admission_token_used']);
+    expect(await prisma.seatClaim.count({ where: { event_id: eventId } })).toBe(0);
+  });
+
   /** The units' hold in catalog lapses between the reservation and the commit, as after a long stall. */
   class LapsingHold extends CatalogInventory {
     override async commit(callClaims: InternalClaims, issuanceId: string): Promise<void> {

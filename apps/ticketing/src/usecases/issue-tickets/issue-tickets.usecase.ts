@@ -20,6 +20,7 @@ import {
 import { assertHoldCovers, seatHoldUnavailable, type TicketingSeatHold } from '../../domain/seat-hold';
 import { admissionHoldsSeats, heldWithAnotherAdmission } from '../../domain/waiting-room';
 import { CustomerRepository } from '../../repositories/customer.repository';
+import { lockAdmission } from '../../repositories/admission-lock';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { IssuanceRepository, type NewIssuance } from '../../repositories/issuance.repository';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
@@ -137,16 +138,23 @@ export class IssueTicketsUseCase {
   /**
    * The admission the sale uses, settled by catalog's word on the room as it held the units
    * (decision 0034). A seat hold made through the room sells only with the admission it was made
-   * with, and an admission holding seats buys nothing else until that hold is sold or released:
-   * spent elsewhere, it would leave the hold unsellable, keeping its seats from everyone.
+   * with (and the recording checks that the admission holds no other seats).
    */
-  private async saleAdmission(tenant: Tenant, admitted: SaleAdmission | null, held: HeldUnits, seatHoldId: string | null): Promise<string | null> {
+  private async saleAdmission(admitted: SaleAdmission | null, held: HeldUnits, seatHoldId: string | null): Promise<string | null> {
     const entryId = (await admitted?.screened.settle(held.waitingRoomEnabled))?.entryId ?? null;
-    if (!entryId) return null;
-    if (admitted?.seatHeldWith && entryId !== admitted.seatHeldWith) throw heldWithAnotherAdmission(seatHoldId!);
-    const holding = await new SeatHoldRepository(this.prisma).activeOfAdmission(tenant, entryId);
-    if (holding && holding.id !== seatHoldId) throw admissionHoldsSeats(holding);
+    if (entryId && admitted?.seatHeldWith && entryId !== admitted.seatHeldWith) throw heldWithAnotherAdmission(seatHoldId!);
     return entryId;
+  }
+
+  /**
+   * An admission holding seats buys nothing else until that hold is sold or released: spent
+   * elsewhere, it would leave the hold unsellable, keeping its seats from everyone. Checked in the
+   * recording's transaction under the admission's lock, which a hold made with it takes too.
+   */
+  private async assertAdmissionHoldsNoOtherSeats(db: TicketingDb, tenant: Tenant, entryId: string, seatHoldId: string | null): Promise<void> {
+    await lockAdmission(db, entryId);
+    const holding = await new SeatHoldRepository(db).activeOfAdmission(tenant, entryId);
+    if (holding && holding.id !== seatHoldId) throw admissionHoldsSeats(holding);
   }
 
   /** The units, held and priced: for the customer the request names by id, else as for a guest. */
@@ -165,13 +173,13 @@ export class IssueTicketsUseCase {
   ): Promise<IssuedTickets> {
     let issuance: TicketingIssuance;
     try {
-      const request = { ...order, admission_entry_id: await this.saleAdmission(tenant, admitted, held, order.seat_hold_id) };
+      const request = { ...order, admission_entry_id: await this.saleAdmission(admitted, held, order.seat_hold_id) };
       const prepared = await this.prepare(claims, tenant, request, held);
       // Under an Idempotency-Key, the issuance's id is the key's result, sealed by the recording statement.
       const keySeal = this.keys.statementSeal({ id });
       const record = (db: TicketingDb) => this.recordPending(db, tenant, request, id, prepared, keySeal);
-      // Recording is one statement, and needs a transaction only to bind a seat hold with it.
-      issuance = request.seat_hold_id ? await this.prisma.$transaction(record) : await record(this.prisma);
+      // Recording is one statement, and needs a transaction only to bind a seat hold with it or to order it against holds made with its admission.
+      issuance = request.seat_hold_id || request.admission_entry_id ? await this.prisma.$transaction(record) : await record(this.prisma);
     } catch (error) {
       await this.giveBack(claims, id);
       await this.letGoOfHold(tenant, order, id);
@@ -220,9 +228,10 @@ export class IssueTicketsUseCase {
   }
 
   /**
-   * One statement records the issuance with its customer (created if new). A seat hold is bound
-   * to it in the same transaction, and a key is sealed by the statement itself; any other
-   * recording goes with those of the tenant that arrive while one runs (`recordedTogether`).
+   * One statement records the issuance with its customer (created if new). In the same
+   * transaction, a sale with an admission first checks it holds no other seats, and a seat hold is
+   * bound to it after; a key is sealed by the statement itself. Any other recording goes with
+   * those of the tenant that arrive while one runs (`recordedTogether`).
    */
   private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, { quote, newCustomerId }: PreparedOrder, keySeal: StatementSeal | null): Promise<TicketingIssuance> {
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
@@ -241,7 +250,8 @@ export class IssueTicketsUseCase {
       discount_id: quote.discountId,
       metadata: request.kind === 'sale' ? request.metadata : {},
     };
-    const alone = request.seat_hold_id !== null || keySeal !== null;
+    if (request.admission_entry_id) await this.assertAdmissionHoldsNoOtherSeats(db, tenant, request.admission_entry_id, request.seat_hold_id);
+    const alone = request.seat_hold_id !== null || request.admission_entry_id !== null || keySeal !== null;
     const together = alone ? null : await this.recordedTogether.run(tenantKey(tenant), { tenant, issuance, buyer: request.customer, newCustomerId });
     // Recorded alone, or after the shared statement could not (see createPendingTogether).
     const recorded = together ?? (await new IssuanceRepository(db).createPending(tenant, issuance, request.customer, newCustomerId, keySeal));

@@ -5,6 +5,7 @@ import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { assertOneTier, MAX_SEATS_PER_HOLD, seatsUnavailable, validSeatHoldRequest, type SeatHoldRequest, type TicketingSeatHold } from '../../domain/seat-hold';
 import { admissionHoldsSeats, admissionRefused } from '../../domain/waiting-room';
+import { lockAdmission } from '../../repositories/admission-lock';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import type { AdmissionGate } from '../waiting-room/admission-gate';
@@ -58,6 +59,7 @@ export class CreateSeatHoldUseCase {
     const expiresAt = new Date(Math.min(now.getTime() + request.ttl_seconds * 1000, admission?.expiresAt.getTime() ?? Infinity));
     return this.prisma.$transaction(async (tx) => {
       const holds = new SeatHoldRepository(tx);
+      if (admissionEntryId) await lockAdmission(tx, admissionEntryId);
       await announceEnded(tx, await holds.expireDue(now, MAX_SEATS_PER_HOLD + 1, { eventId: request.event_id, seatIds: request.seat_ids, admissionEntryId }));
       if (admissionEntryId && (await new IssuanceRepository(tx).admissionUsed(admissionEntryId))) throw admissionRefused('used', request.event_id);
       const created = await holds.create(tenant, {
