@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { CHECKOUT_SCOPES, effectiveScopes, hashApiKey, KEY_CACHE_TTL_SECONDS, keyCacheEntry, keyGenerationEntry, SECRET_SCOPES, type CachedKey, type Scope } from '@ticketing/auth';
@@ -72,6 +72,21 @@ async function call(method: string, path: string, options: CallOptions = {}) {
   return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
 }
 
+/** A call whose headers may repeat a name, sent as given (fetch would join the values into one header). */
+async function callRepeatingHeaders(method: string, path: string, headers: Array<[string, string]>, body?: unknown) {
+  const url = new URL(path, baseUrl);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const raw = [['Host', url.host], ...headers, ...(payload === undefined ? [] : [['Content-Type', 'application/json']])].flat();
+  return new Promise<{ status: number; body: { error?: Record<string, string> } & Record<string, unknown> }>((resolve, reject) => {
+    const sent = request(url, { method, headers: raw }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
+    });
+    sent.on('error', reject).end(payload);
+  });
+}
+
 const secretKey = (...scopes: string[]) => identity.issueKey({ scopes }).secret;
 const allScopesKey = () => secretKey(...SECRET_SCOPES);
 const publishableKey = (...scopes: string[]) => identity.issueKey({ kind: 'publishable', scopes }).secret;
@@ -110,6 +125,14 @@ describe('authentication', () => {
       created_at: '2027-01-01T00:00:00.000Z',
     });
     expect((await call('GET', '/v1/account', { headers: { 'x-api-key': issued.secret } })).status).toBe(200);
+  });
+
+  it('accepts one key sent in repeated headers, and refuses two different ones', async () => {
+    const [first, second] = [identity.issueKey({ scopes: [] }).secret, identity.issueKey({ scopes: [] }).secret];
+    expect((await callRepeatingHeaders('GET', '/v1/account', [['x-api-key', first], ['x-api-key', first]])).status).toBe(200);
+    expect((await callRepeatingHeaders('GET', '/v1/account', [['Authorization', `Bearer ${first}`], ['authorization', `Bearer ${first}`]])).status).toBe(200);
+    const twoKeys = await callRepeatingHeaders('GET', '/v1/account', [['x-api-key', first], ['x-api-key', second]]);
+    expect(twoKeys).toMatchObject({ status: 401, body: { error: { code: 'invalid_api_key', message: expect.stringContaining('Two different API keys') } } });
   });
 
   it('refuses a publishable key on a secret route and a secret key on checkout, with 401', async () => {
@@ -522,6 +545,22 @@ describe('idempotency', () => {
     expect(replayed.body.error.request_id).not.toBe(first.body.error.request_id);
     expect(replayed.headers.get('original-request')).toBe(first.body.error.request_id);
     expect({ ...replayed.body.error, request_id: undefined }).toEqual({ ...first.body.error, request_id: undefined });
+  });
+
+  it('refuses two different Idempotency-Keys in repeated headers, which Node would join into a third, and storing nothing under any', async () => {
+    const key = secretKey('events:write');
+    const [first, second] = [freshKey(), freshKey()];
+    const calls = catalog.createCalls;
+    const twoKeys = await callRepeatingHeaders('POST', '/v1/events', [['Authorization', `Bearer ${key}`], ['Idempotency-Key', first], ['Idempotency-Key', second]], newEvent);
+    expect(twoKeys).toMatchObject({ status: 400, body: { error: { code: 'parameter_invalid', param: 'Idempotency-Key', message: expect.stringContaining('Send one Idempotency-Key') } } });
+    expect(catalog.createCalls).toBe(calls);
+    // The same key repeated is that key: a retry naming it once replays the first answer.
+    const repeated = await callRepeatingHeaders('POST', '/v1/events', [['Authorization', `Bearer ${key}`], ['Idempotency-Key', first], ['Idempotency-Key', first]], newEvent);
+    expect(repeated.status).toBe(200);
+    const retry = await post(key, first);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(repeated.body);
+    expect(catalog.createCalls).toBe(calls + 1);
   });
 
   it('refuses an Idempotency-Key longer than 255 characters', async () => {

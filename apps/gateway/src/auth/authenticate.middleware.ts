@@ -9,7 +9,7 @@ export type LookupGuard = (req: Request, res: Response) => Promise<void>;
 export function authenticate(verifier: KeyVerifier, beforeLookup: LookupGuard): RequestHandler {
   return async (req, res, next) => {
     const state = requestState(res);
-    state.key = await verifier.verify(presentedApiKey(req.headers, req.rawHeaders), state.requestId, () => beforeLookup(req, res));
+    state.key = await verifier.verify(presentedApiKey(req.rawHeaders), state.requestId, () => beforeLookup(req, res));
     next();
   };
 }

@@ -1,5 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '@ticketing/errors';
+import { headerValues } from '../http/header-values';
 
 const BEARER = /^Bearer(?:\s+(.*))?$/i;
 
@@ -9,29 +9,24 @@ function missing(): ApiError {
 
 const twoKeys = () => new ApiError('invalid_api_key', 'Two different API keys were sent (in Authorization headers or x-api-key); send one.');
 
-/**
- * The key the caller sent: `Authorization: Bearer <key>`, or `x-api-key`. Both may be sent only
- * with the same key: two different keys leave it unclear whose request this is. Node keeps the
- * first of repeated Authorization headers, so `rawHeaders` is read for the others.
- */
-export function presentedApiKey(headers: IncomingHttpHeaders, rawHeaders: readonly string[] = []): string {
-  const header = headers['x-api-key'];
-  const inHeader = typeof header === 'string' ? header.trim() : '';
-  const authorization = headers.authorization;
-  if (authorization === undefined || authorization.trim() === '') {
-    if (inHeader === '') throw missing();
-    return inHeader;
-  }
-  const bearer = BEARER.exec(authorization.trim());
+/** The key of an `Authorization` header's value ('' for none); another scheme than Bearer is refused. */
+function bearerKey(authorization: string): string {
+  if (authorization === '') return '';
+  const bearer = BEARER.exec(authorization);
   if (!bearer) throw new ApiError('invalid_api_key', 'The Authorization header must use the Bearer scheme: "Authorization: Bearer <API_KEY>".');
-  const key = (bearer[1] ?? '').trim();
-  if (key === '') {
-    if (inHeader === '') throw missing();
-    return inHeader;
-  }
-  if (inHeader !== '' && inHeader !== key) throw twoKeys();
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    if (rawHeaders[index]!.toLowerCase() === 'authorization' && rawHeaders[index + 1]!.trim() !== authorization.trim()) throw twoKeys();
-  }
+  return (bearer[1] ?? '').trim();
+}
+
+/**
+ * The key the caller sent, given the request's raw headers: `Authorization: Bearer <key>`, or
+ * `x-api-key`. Both, or either repeated, may be sent only with the same key: two different keys
+ * leave it unclear whose request this is.
+ */
+export function presentedApiKey(rawHeaders: readonly string[]): string {
+  const sent = [...headerValues(rawHeaders, 'authorization').map(bearerKey), ...headerValues(rawHeaders, 'x-api-key')];
+  const keys = new Set(sent.filter((key) => key !== ''));
+  if (keys.size > 1) throw twoKeys();
+  const [key] = keys;
+  if (key === undefined) throw missing();
   return key;
 }

@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { ApiError, type ErrorEnvelope } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
+import { headerValues } from '../http/header-values';
 import { requestState } from '../http/request-state';
 import type { IdempotencyScope, IdempotencyStore, StoredResponse } from './idempotency.store';
 import { requestFingerprint } from './request-fingerprint';
@@ -74,7 +75,13 @@ function replay(res: Response, stored: StoredResponse): void {
  */
 export function idempotency(store: IdempotencyStore, logger: Logger): RequestHandler {
   return async (req, res, next) => {
-    const key = req.get(IDEMPOTENCY_KEY_HEADER);
+    const keys = headerValues(req.rawHeaders, IDEMPOTENCY_KEY_HEADER.toLowerCase());
+    if (keys.length > 1) {
+      throw new ApiError('parameter_invalid', `Send one ${IDEMPOTENCY_KEY_HEADER}: this request carried ${keys.length} different ones, so it is unclear which one a retry would name.`, {
+        param: IDEMPOTENCY_KEY_HEADER,
+      });
+    }
+    const [key] = keys;
     if (key === undefined) return next();
     if (!VALID_KEY.test(key)) {
       throw new ApiError('parameter_invalid', `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters, such as a UUID.`, { param: IDEMPOTENCY_KEY_HEADER });
