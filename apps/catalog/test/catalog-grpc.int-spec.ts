@@ -315,6 +315,29 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       expect((await callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: standing.id, capacity: 250 }, claims, options)).capacity).toBe(250);
     });
 
+    it('locates seats for a sale only while their tier is on sale, and for comps on any event not canceled or completed (decision 0033)', async () => {
+      const claims = tenant();
+      const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest({ starts_at: daysFromNow(30) }), claims, options);
+      const onSale = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { seated: true }), claims, options);
+      const salesStart = daysFromNow(1);
+      const later = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { name: 'Later', seated: true, sales_start_at: salesStart }), claims, options);
+      const sections = [{ label: 'Stalls', rows: [{ label: 'A', seats: [{ label: '1', tier_id: onSale.id }, { label: '2', tier_id: later.id }] }] }];
+      await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options);
+      const locate = (seatIds: string[], forSale: boolean) => callUnary(seatMaps.locateSeats.bind(seatMaps), { event_id: event.id, seat_ids: seatIds, for_sale: forSale }, claims, options);
+
+      // A draft sells nothing yet: a hold for a sale could never be sold, while comps are listed before publishing.
+      await expect(locate(['Stalls:A:1'], true)).rejects.toMatchObject({ code: 'event_not_on_sale', message: 'The event is draft; only a published event sells tickets.' });
+      expect((await locate(['Stalls:A:1', 'Stalls:A:2'], false)).seats).toHaveLength(2);
+
+      await callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { status: 'published' }), claims, options);
+      expect((await locate(['Stalls:A:1'], true)).seats).toEqual([{ seat_id: 'Stalls:A:1', tier_id: onSale.id }]);
+      // Held before its on-sale, a seat would be bought by whoever held it early, ahead of everyone who waited.
+      await expect(locate(['Stalls:A:2'], true)).rejects.toMatchObject({ code: 'tier_not_on_sale', message: expect.stringContaining(`Tier '${later.id}' is not on sale now: it sells from ${salesStart}`) });
+      expect((await locate(['Stalls:A:2'], false)).seats).toEqual([{ seat_id: 'Stalls:A:2', tier_id: later.id }]);
+      expect(await prisma.$queryRaw`SELECT seat_id FROM seat_locates WHERE event_id = ${event.id} ORDER BY seat_id`).toEqual([{ seat_id: 'Stalls:A:1' }, { seat_id: 'Stalls:A:2' }]);
+    });
+
     it('keeps a seat a hold asked for within the last minute, before catalog hears the hold committed, under its tier', async () => {
       const claims = tenant();
       const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
@@ -326,7 +349,7 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections: layout(['1', '2', '3']) }, claims, options);
 
       // A hold located Stalls:A:3; its seat.held has not arrived.
-      const located = await callUnary(seatMaps.locateSeats.bind(seatMaps), { event_id: event.id, seat_ids: ['Stalls:A:3'] }, claims, options);
+      const located = await callUnary(seatMaps.locateSeats.bind(seatMaps), { event_id: event.id, seat_ids: ['Stalls:A:3'], for_sale: false }, claims, options);
       expect(located).toEqual({ seats: [{ seat_id: 'Stalls:A:3', tier_id: seated.id }], waiting_room_enabled: false });
       const setTo = (sections: ReturnType<typeof layout>) => callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options);
       const locked = { code: 'seatmap_locked', status: 409, message: `Seat Stalls:A:3 was asked for by a seat hold less than 60 s ago, which may still be committing: keep it in the seat map under tier ${seated.id}, or change it after that.` };

@@ -8511,7 +8511,7 @@ export interface operations {
                     /** @description Required for a sale while the event’s waiting room is enabled: the token of the buyer’s admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Holding uses no admission; the issuance that sells the hold needs the same token. */
                     admission_token?: string;
                     /**
-                     * @description `sale` (the default), or `comp`: seats held for the guest list (POST /v1/events/{id}/comps), which do not queue, so they need no admission_token while the waiting room is enabled; only a comp can take such a hold.
+                     * @description `sale` (the default), or `comp`: seats held for the guest list (POST /v1/events/{id}/comps), which do not queue, so they need no admission_token while the waiting room is enabled; only a comp can take such a hold. Seats are held as their tickets are had: for a sale, the event must be published and the seats’ tier on sale now (409 event_not_on_sale, tier_not_on_sale); for comps, any event not canceled or completed.
                      * @example sale
                      * @enum {string}
                      */
@@ -8590,7 +8590,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `seats_unavailable`, `event_not_on_sale`, `admission_holds_seats`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `seats_unavailable`, `event_not_on_sale`, `tier_not_on_sale`, `admission_holds_seats`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

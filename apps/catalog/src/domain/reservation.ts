@@ -69,6 +69,25 @@ export interface RefusalFacts {
 }
 
 /**
+ * Why tickets of `tiers` cannot be had now, as `kind`, or null when they can: a canceled or
+ * completed event takes no more tickets; a sale also needs the event published and each tier
+ * within its sales window. Reservations and seat holds for a sale answer alike (decision 0033).
+ */
+export function notOnSaleRefusal(
+  kind: ReservationKind,
+  event: { status: EventStatus; startsAt: Date },
+  tiers: ReadonlyArray<Pick<CatalogTier, 'id' | 'sales_start_at' | 'sales_end_at'>>,
+  at: Date,
+): ApiError | null {
+  if (event.status === 'canceled' || event.status === 'completed' || (kind === 'sale' && event.status !== 'published')) {
+    return new ApiError('event_not_on_sale', `The event is ${event.status}; ${kind === 'sale' ? 'only a published event sells tickets' : 'it takes no more tickets'}.`);
+  }
+  if (kind === 'comp') return null;
+  const closed = tiers.find((tier) => !isWithinSalesWindow(tier, event.startsAt, at));
+  return closed ? new ApiError('tier_not_on_sale', `Tier '${closed.id}' is not on sale now: ${salesWindowText(closed, event.startsAt)}.`) : null;
+}
+
+/**
  * Why a reservation was refused, worked out after the conditional update took nothing: the
  * event (404, it is the path's) or the tier is missing, the event or tier does not sell now,
  * the quantity is outside the tier's per-order limits, or (when every rule holds) there are
@@ -76,13 +95,10 @@ export interface RefusalFacts {
  */
 export function reservationRefusal(request: ReservationRequest, { tier, event }: RefusalFacts, at: Date): ApiError {
   if (event === null) return ApiError.resourceMissing('event', request.event_id);
-  const eventStatus = event.status;
   if (tier === null) return new ApiError('resource_missing', `No such tier: '${request.tier_id}' in event '${request.event_id}'.`, { param: 'tier_id' });
-  if (eventStatus === 'canceled' || eventStatus === 'completed' || (request.kind === 'sale' && eventStatus !== 'published')) {
-    return new ApiError('event_not_on_sale', `The event is ${eventStatus}; ${request.kind === 'sale' ? 'only a published event sells tickets' : 'it takes no more tickets'}.`);
-  }
+  const notOnSale = notOnSaleRefusal(request.kind, event, [tier], at);
+  if (notOnSale) return notOnSale;
   if (request.kind === 'sale') {
-    if (!isWithinSalesWindow(tier, event.startsAt, at)) return new ApiError('tier_not_on_sale', `Tier '${tier.id}' is not on sale now: ${salesWindowText(tier, event.startsAt)}.`);
     const limitRefusal = perOrderRefusal(tier, request.quantity);
     if (limitRefusal) return limitRefusal;
   }

@@ -16,7 +16,7 @@ export function seatMapGrpcHandlers(prisma: PrismaClient): AsyncServiceImplement
       toSeatMapMessage(request.event_id, context.tenant.mode === 'live', await setSeatMap.execute(context.tenant, request.event_id, request.sections)),
     getSeatMap: async (request, context) => toSeatMapMessage(request.event_id, context.tenant.mode === 'live', await getSeatMap.execute(context.tenant, request.event_id)),
     locateSeats: async (request, context) => {
-      const { seats, waitingRoomEnabled } = await locateSeats.execute(context.tenant, request.event_id, request.seat_ids);
+      const { seats, waitingRoomEnabled } = await locateSeats.execute(context.tenant, request.event_id, request.seat_ids, request.for_sale ? 'sale' : 'comp');
       return { seats, waiting_room_enabled: waitingRoomEnabled };
     },
   };

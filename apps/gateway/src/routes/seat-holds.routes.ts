@@ -19,7 +19,7 @@ const createSeatHoldBody = z
     }),
     purpose: z.enum(SEAT_HOLD_PURPOSES).optional().meta({
       description:
-        '`sale` (the default), or `comp`: seats held for the guest list (POST /v1/events/{id}/comps), which do not queue, so they need no admission_token while the waiting room is enabled; only a comp can take such a hold.',
+        '`sale` (the default), or `comp`: seats held for the guest list (POST /v1/events/{id}/comps), which do not queue, so they need no admission_token while the waiting room is enabled; only a comp can take such a hold. Seats are held as their tickets are had: for a sale, the event must be published and the seats’ tier on sale now (409 event_not_on_sale, tier_not_on_sale); for comps, any event not canceled or completed.',
       example: 'sale',
     }),
   })
@@ -33,7 +33,7 @@ export const seatHoldsRoutes = [
     summary: 'Hold seats, all or none, while a buyer checks out; 409 seats_unavailable names the seats taken',
     tag: TAG,
     access: secretKey('tickets:issue'),
-    errors: ['seats_unavailable', 'event_not_on_sale', 'admission_token_required', 'admission_token_invalid', 'admission_token_used', 'admission_holds_seats'],
+    errors: ['seats_unavailable', 'event_not_on_sale', 'tier_not_on_sale', 'admission_token_required', 'admission_token_invalid', 'admission_token_used', 'admission_holds_seats'],
     body: createSeatHoldBody,
     response: seatHoldResource,
     handler: async ({ params, body }, { services }) =>

@@ -3,7 +3,7 @@ import { catalogV1, RESERVATION_KIND_MESSAGES } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { createGrpcClient, serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
-import type { HeldSeat } from '../domain/seat-hold';
+import type { HeldSeat, SeatHoldPurpose } from '../domain/seat-hold';
 import type { TierFacts } from '../domain/upgrade';
 import { SoldOutMemo } from './sold-out-memo';
 
@@ -218,9 +218,13 @@ export class CatalogInventory {
     }
   }
 
-  /** The tier of each seat, from the event's seat map; seats it does not have are refused, named. */
-  async locateSeats(claims: InternalClaims, eventId: string, seatIds: readonly string[]): Promise<{ seats: HeldSeat[]; waitingRoomEnabled: boolean }> {
-    const located = await serviceCalls(this.clients.seatMaps, claims, this.options).locateSeats({ event_id: eventId, seat_ids: [...seatIds] });
+  /**
+   * The tier of each seat, from the event's seat map; seats it does not have are refused, named,
+   * and so are seats whose tickets could not be had now for `purpose` (a sale's before its tier's
+   * on-sale, say).
+   */
+  async locateSeats(claims: InternalClaims, eventId: string, seatIds: readonly string[], purpose: SeatHoldPurpose): Promise<{ seats: HeldSeat[]; waitingRoomEnabled: boolean }> {
+    const located = await serviceCalls(this.clients.seatMaps, claims, this.options).locateSeats({ event_id: eventId, seat_ids: [...seatIds], for_sale: purpose === 'sale' });
     return { seats: located.seats.map((seat) => ({ id: seat.seat_id, tier_id: seat.tier_id })), waitingRoomEnabled: located.waiting_room_enabled };
   }
 

@@ -1,4 +1,6 @@
 import { SEAT_HOLD_PURPOSES, type SeatHoldPurpose } from '@ticketing/contracts';
+
+export type { SeatHoldPurpose };
 import { ApiError } from '@ticketing/errors';
 import { integerInRange, requiredIdParam } from '@ticketing/fields';
 

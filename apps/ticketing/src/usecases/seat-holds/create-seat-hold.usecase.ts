@@ -49,7 +49,7 @@ export class CreateSeatHoldUseCase {
   private async hold(claims: InternalClaims, tenant: Tenant, request: SeatHoldRequest, admissionToken: string): Promise<TicketingSeatHold> {
     // Buyers the waiting room keeps out hold nothing: seats held outside it would be gone by their turn (decision 0034).
     const screened = request.purpose === 'sale' ? await this.gate.screen(tenant, request.event_id, admissionToken) : null;
-    const { seats, waitingRoomEnabled } = await this.catalog.locateSeats(claims, request.event_id, request.seat_ids);
+    const { seats, waitingRoomEnabled } = await this.catalog.locateSeats(claims, request.event_id, request.seat_ids, request.purpose);
     // Catalog says whether the room is enabled now: a room enabled a moment ago is enforced at once.
     const admission = (await screened?.settle(waitingRoomEnabled)) ?? null;
     const admissionEntryId = admission?.entryId ?? null;

@@ -78,6 +78,11 @@ export interface LocateSeatsRequest {
   event_id: string;
   /** "<section>:<row>:<seat>" identifiers. */
   seat_ids: string[];
+  /**
+   * For a hold that a sale will take: the event must be published and each seat's tier on sale
+   * now. False for a hold for comps, which any event not canceled or completed takes.
+   */
+  for_sale: boolean;
 }
 
 export interface SeatLocation {
@@ -694,7 +699,7 @@ export const GetSeatMapRequest: MessageFns<GetSeatMapRequest> = {
 };
 
 function createBaseLocateSeatsRequest(): LocateSeatsRequest {
-  return { event_id: "", seat_ids: [] };
+  return { event_id: "", seat_ids: [], for_sale: false };
 }
 
 export const LocateSeatsRequest: MessageFns<LocateSeatsRequest> = {
@@ -704,6 +709,9 @@ export const LocateSeatsRequest: MessageFns<LocateSeatsRequest> = {
     }
     for (const v of message.seat_ids) {
       writer.uint32(18).string(v!);
+    }
+    if (message.for_sale !== false) {
+      writer.uint32(24).bool(message.for_sale);
     }
     return writer;
   },
@@ -735,6 +743,14 @@ export const LocateSeatsRequest: MessageFns<LocateSeatsRequest> = {
             }
 
             message.seat_ids.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.for_sale = reader.bool();
             continue;
           }
         }
