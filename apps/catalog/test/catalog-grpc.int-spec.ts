@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { InternalClaims, Mode } from '@ticketing/auth';
+import type { InternalClaims, Mode, Tenant } from '@ticketing/auth';
+import type { ApiError } from '@ticketing/errors';
 import { catalogV1 } from '@ticketing/contracts';
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
@@ -7,6 +8,8 @@ import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createCatalogPrisma, type PrismaClient } from '../src/db';
 import { catalogGrpcServices } from '../src/grpc/services';
+import { EventRepository } from '../src/repositories/event.repository';
+import { TierRepository } from '../src/repositories/tier.repository';
 import { RecordSeatChangeUseCase } from '../src/usecases/record-seat-change/record-seat-change.usecase';
 import { createEventRequest, createTierRequest, listEventsRequest, updateEventRequest, venue } from './support/requests';
 
@@ -43,6 +46,7 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
 
   /** A fresh tenant per test, so no test sees another's rows. */
   const tenant = (mode: Mode = 'test'): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: newId('acct'), mode } });
+  const tenantOf = (claims: InternalClaims): Tenant => ({ accountId: claims.tenant!.account_id, mode: claims.tenant!.mode });
   const outboxTypes = async (key: string) => (await prisma.outboxMessage.findMany({ where: { message_key: key }, orderBy: { position: 'asc' } })).map((row) => (row.payload as { type: string }).type);
 
   describe('organizations', () => {
@@ -166,6 +170,28 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
         code: 'parameter_invalid',
         param: 'ends_at',
       });
+    });
+
+    it('refuses a currency change that waited for the lock of a tier being created, once the tier is in', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest({ currency: 'EUR' }), claims, options);
+      let currencyChange!: Promise<unknown>;
+      await prisma.$transaction(
+        async (tx) => {
+          // A tier being created holds the event's lock, as CreateTierUseCase does, when the change arrives.
+          await new EventRepository(tx).lock(tenantOf(claims), event.id);
+          await new TierRepository(tx).create(tenantOf(claims), event.id, { name: 'GA', price: 4500, capacity: 5, sales_start_at: null, sales_end_at: null, min_per_order: 1, max_per_order: null, seated: false, rank: 0 });
+          currencyChange = callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { currency: 'USD' }), claims, options).catch((error: ApiError) => error.code);
+          for (;;) {
+            const [{ waiting }] = await prisma.$queryRaw<[{ waiting: number }]>`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+            if (waiting > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        },
+        { timeout: 10_000 },
+      );
+      expect(await currencyChange).toBe('event_currency_locked');
+      expect((await callUnary(events.getEvent.bind(events), { id: event.id }, claims, options)).currency).toBe('EUR');
     });
 
     it('filters lists by status, organization, start window and name, combined with the page', async () => {

@@ -111,7 +111,6 @@ export interface LockedEvent {
   currency: string;
   starts_at: Date;
   ends_at: Date | null;
-  tier_count: number;
   /** The waiting room's rate, kept while the room is disabled. */
   admission_rate_per_minute: number | null;
 }
@@ -162,14 +161,23 @@ export class EventRepository {
    * The lock is FOR NO KEY UPDATE (what an UPDATE of the row takes itself), not FOR UPDATE: a
    * reservation, holding its tier, checks its foreign key to the event with a KEY SHARE lock, which
    * FOR UPDATE would block while this transaction waits for that tier — a deadlock (decision 0029).
+   * It reads the event's row alone: what else a change checks is read after it (see `hasTiers`).
    */
   async lock(tenant: Tenant, id: string): Promise<LockedEvent | null> {
     const rows = await this.db.$queryRaw<Array<Omit<LockedEvent, 'status'> & { status: string }>>`
-      SELECT e.status, e.currency, e.starts_at, e.ends_at, (SELECT count(*)::int FROM tiers t WHERE t.event_id = e.id) AS tier_count,
-             e.waiting_room_admission_rate_per_minute AS admission_rate_per_minute
+      SELECT e.status, e.currency, e.starts_at, e.ends_at, e.waiting_room_admission_rate_per_minute AS admission_rate_per_minute
       FROM events e WHERE e.id = ${id} AND e.account_id = ${tenant.accountId} AND e.mode = ${tenant.mode} FOR NO KEY UPDATE`;
     const row = rows[0];
     return row ? { ...row, status: eventStatus(row.status) } : null;
+  }
+
+  /**
+   * Whether the event has tiers. Asked after `lock`, in a statement of its own: `lock`'s statement
+   * reads with the snapshot it began with, so, having waited for the lock while a new tier
+   * committed, it would not see that tier (a currency change then passed beside a new tier).
+   */
+  async hasTiers(id: string): Promise<boolean> {
+    return (await this.db.tier.count({ where: { event_id: id }, take: 1 })) > 0;
   }
 
   /** Applies the changes to an event the caller has locked. */

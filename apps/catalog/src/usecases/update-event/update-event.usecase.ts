@@ -101,12 +101,12 @@ export class UpdateEventUseCase {
         if (Object.keys(changes).length === 0) return (await events.findById(tenant, command.id))!;
         throw new ApiError('event_finalized', `The event is ${locked.status}; it can no longer change.`);
       }
-      if (changes.currency !== undefined && changes.currency !== locked.currency && locked.tier_count > 0) {
+      if (changes.currency !== undefined && changes.currency !== locked.currency && (await events.hasTiers(command.id))) {
         throw new ApiError('event_currency_locked', `The event has tiers priced in ${locked.currency}; its currency can no longer change.`, { param: 'currency' });
       }
       if (changes.organization_id !== undefined) await assertOrganizationExists(tx, tenant, changes.organization_id);
       assertEndsAfterStart({ starts_at: changes.starts_at ?? locked.starts_at, ends_at: changes.ends_at === undefined ? locked.ends_at : changes.ends_at });
-      if (changes.starts_at !== undefined && locked.tier_count > 0) await assertTiersStillSell(new TierRepository(tx), tenant, command.id, changes.starts_at);
+      if (changes.starts_at !== undefined) await assertTiersStillSell(new TierRepository(tx), tenant, command.id, changes.starts_at);
       const event = await events.update(tenant, command.id, { ...changes, status });
       await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: messageType(locked.status, status), aggregateId: event.id, tenant, data: toEventFacts(event) });
       return event;
