@@ -114,6 +114,63 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     await expect(commit(claims, held.id)).rejects.toMatchObject({ code: 'reservation_released', status: 409 });
   });
 
+  describe('withdrawals of reservations whose outcome the caller does not know (decision 0029)', () => {
+    const withdraw = (claims: InternalClaims, request: { reservation_id: string; tier_id: string; quantity: number }) =>
+      callUnary(inventory.withdrawReservation.bind(inventory), { kind: SALE, ...request }, claims, options);
+
+    it('releases a held reservation, leaves a settled one as it is, and is idempotent', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 5 });
+      const held = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2 });
+      const sold = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 1 });
+      await commit(claims, sold.id);
+      expect(await withdraw(claims, { reservation_id: held.id, tier_id: tierId, quantity: 2 })).toEqual({ units_returned: true });
+      expect(await withdraw(claims, { reservation_id: held.id, tier_id: tierId, quantity: 2 })).toEqual({ units_returned: false });
+      expect(await withdraw(claims, { reservation_id: sold.id, tier_id: tierId, quantity: 1 })).toEqual({ units_returned: false });
+      expect(await counters(tierId)).toEqual({ held: 0, sold: 1 });
+      // Another tenant withdraws nothing of this one's.
+      expect(await withdraw(tenant(), { reservation_id: newId('iss'), tier_id: tierId, quantity: 1 })).toEqual({ units_returned: false });
+      expect(await reservationCount(tierId)).toBe(2);
+    });
+
+    it('makes a reserve that arrives after the withdrawal hold nothing: a stalled call carried out late cannot strand units', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 2 });
+      const late = { reservation_id: newId('iss'), event_id: eventId, tier_id: tierId, quantity: 2 };
+      expect(await withdraw(claims, late)).toEqual({ units_returned: false });
+      expect(await reserve(claims, late)).toMatchObject({ id: late.reservation_id, status: 'released' });
+      await expect(commit(claims, late.reservation_id)).rejects.toMatchObject({ code: 'reservation_released' });
+      // The retry that withdrew it holds the units under its own id.
+      expect(await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2 })).toMatchObject({ status: 'held' });
+      expect(await counters(tierId)).toEqual({ held: 2, sold: 0 });
+    });
+
+    it('releases a reservation whose reserve was still committing when the withdrawal began', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 3 });
+      const request = { reservation_id: newId('iss'), event_id: eventId, tier_id: tierId, quantity: 3 };
+      let withdrawing!: Promise<catalogV1.ReservationWithdrawal>;
+      await catalog.prisma.$transaction(
+        async (tx) => {
+          // A reserve's statement has held the units and not committed yet when the withdrawal arrives.
+          const now = new Date();
+          await tx.$queryRaw`SELECT outcome FROM reserve_inventory_batch(${claims.tenant!.account_id}, 'test', ${eventId}, ${tierId}, ${[request.reservation_id]}::text[],
+            ${['sale']}::text[], ${[3]}::int[], ${[new Date(now.getTime() + 60_000)]}::timestamptz[], ${[now]}::timestamptz[])`;
+          withdrawing = withdraw(claims, request);
+          for (;;) {
+            const [{ waiting }] = await catalog.prisma.$queryRaw<[{ waiting: number }]>`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+            if (waiting > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        },
+        { timeout: 10_000 },
+      );
+      expect(await withdrawing).toEqual({ units_returned: true });
+      expect(await counters(tierId)).toEqual({ held: 0, sold: 0 });
+      expect(await catalog.prisma.inventoryReservation.findUniqueOrThrow({ where: { id: request.reservation_id }, select: { status: true } })).toEqual({ status: 'released' });
+    });
+  });
+
   it('is idempotent by reservation id: the same id again takes nothing more, another request under it is refused', async () => {
     const claims = tenant();
     const { eventId, tierId } = await eventWithTier(claims, { capacity: 10 });

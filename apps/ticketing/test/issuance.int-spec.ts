@@ -407,6 +407,26 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.seatHold.findUniqueOrThrow({ where: { id: hold.id } })).toMatchObject({ status: 'sold', issuance_id: issued.issuance_id });
   });
 
+  /** Catalog answers no reserve in time, then carries each out a moment later, as a stalled catalog does once it runs again. */
+  class LateReserve extends CatalogInventory {
+    readonly carriedOut: Array<Promise<unknown>> = [];
+    override async reserve(callClaims: InternalClaims, issuance: Parameters<CatalogInventory['reserve']>[1]): ReturnType<CatalogInventory['reserve']> {
+      this.carriedOut.push(new Promise((resolve) => setTimeout(resolve, 300)).then(() => super.reserve(callClaims, issuance).catch((error: unknown) => error)));
+      throw new ApiError('service_unavailable', 'catalog did not answer in time');
+    }
+  }
+
+  it('withdraws the units of a reserve whose outcome it does not know, so that catalog carrying it out late holds nothing (decision 0029)', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims, { capacity: 2 });
+    const late = new LateReserve(catalogClients, options);
+    await expect(issuanceThrough(late).sell(claims, tenantOf(claims), saleRequest(eventId, tierId))).rejects.toMatchObject({ code: 'service_unavailable' });
+    await Promise.all(late.carriedOut);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 0 });
+    // The buyer's next try finds both units, not a tier its own first try keeps sold out.
+    expect((await issue(claims, saleRequest(eventId, tierId))).tickets).toHaveLength(2);
+  });
+
   it('gives a refused issuance’s waiting-room admission back: the same token lets the buyer’s next issuance through, once', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims);

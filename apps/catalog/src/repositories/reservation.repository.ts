@@ -154,6 +154,21 @@ export class ReservationRepository {
     }
   }
 
+  /**
+   * Records a reservation that was never made as released, under the id its caller gave it up
+   * with, so that a reserve under that id arriving later holds nothing (its insert meets this
+   * row). False, with nothing written, when the id is taken (the reservation was made, by now) or
+   * the tenant has no such tier. Inserting waits for a reserve of the same id still committing.
+   */
+  async recordWithdrawn(tenant: Tenant, withdrawal: { id: string; tier_id: string; quantity: number; kind: ReservationKind }, at: Date): Promise<boolean> {
+    const inserted = await this.db.$executeRaw`
+      INSERT INTO inventory_reservations (id, account_id, mode, event_id, tier_id, kind, quantity, status, expires_at, created_at, released_at)
+      SELECT ${withdrawal.id}, t.account_id, t.mode, t.event_id, t.id, ${withdrawal.kind}, ${withdrawal.quantity}::int, 'released', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+        FROM tiers t WHERE t.id = ${withdrawal.tier_id} AND t.account_id = ${tenant.accountId} AND t.mode = ${tenant.mode}
+      ON CONFLICT (id) DO NOTHING`;
+    return inserted === 1;
+  }
+
   async find(tenant: Tenant, id: string): Promise<CatalogReservation | null> {
     const row = await this.db.inventoryReservation.findUnique({ where: { id, ...tenantScope(tenant) }, select: reservationColumns });
     return row && toReservation(row);

@@ -234,10 +234,18 @@ export class CatalogInventory {
     this.soldOut.forgetAll();
   }
 
-  /** Gives back whatever catalog holds under the id, if anything: a call that died before its hold reached catalog held nothing. */
-  async releaseIfHeld(claims: InternalClaims, issuanceId: string): Promise<void> {
-    await this.release(claims, issuanceId).catch((error: unknown) => {
-      if (!(error instanceof ApiError && error.code === 'resource_missing')) throw error;
+  /**
+   * Gives up the units a reserve call whose outcome is unknown may hold under `id` (it timed out,
+   * or the call that made it died): released if held, and if catalog has not carried the call
+   * out yet, it never will (decision 0029). `units` is what the call asked for.
+   */
+  async withdraw(claims: InternalClaims, id: string, units: Pick<TicketingIssuance, 'tier_id' | 'quantity' | 'kind'>): Promise<void> {
+    const { units_returned } = await serviceCalls(this.clients.inventory, claims, this.options).withdrawReservation({
+      reservation_id: id,
+      tier_id: units.tier_id,
+      quantity: units.quantity,
+      kind: RESERVATION_KIND_MESSAGES[units.kind],
     });
+    if (units_returned) this.soldOut.forgetAll();
   }
 }

@@ -90,6 +90,11 @@ export interface UpgradeRequest {
   payment: { reference: string; amount: number } | null;
 }
 
+/** What an upgrade holds of its new tier, under its change id: one unit, sold. */
+export function upgradeUnit(request: UpgradeRequest): { tier_id: string; quantity: 1; kind: 'sale' } {
+  return { tier_id: request.tier_id, quantity: 1, kind: 'sale' };
+}
+
 const PAYMENT_REFERENCE_MAX_LENGTH = 255;
 
 export function validUpgradeRequest(command: { id: string; tier_id: string; payment?: { reference: string; amount: number } }): UpgradeRequest {

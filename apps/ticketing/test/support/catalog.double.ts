@@ -286,6 +286,34 @@ export class CatalogDouble {
     return { seats: request.seat_ids.map((id) => ({ seat_id: id, tier_id: seats.get(id)! })), waiting_room_enabled: this.roomsEnabled.has(request.event_id) };
   }
 
+  /** Keeps a reservation of `tier` for the caller's tenant, held or (withdrawn before it was made) released. */
+  private recordReservation(
+    context: CallContext,
+    request: Pick<catalogV1.ReserveInventoryRequest, 'reservation_id' | 'kind' | 'quantity'>,
+    tier: catalogV1.Tier,
+    status: 'held' | 'released',
+  ): catalogV1.Reservation {
+    const now = new Date().toISOString();
+    const reservation: catalogV1.Reservation = {
+      id: request.reservation_id,
+      livemode: tier.livemode,
+      event_id: tier.event_id,
+      tier_id: tier.id,
+      kind: request.kind,
+      quantity: request.quantity,
+      status,
+      expires_at: now,
+      created_at: now,
+      committed_at: '',
+      released_at: status === 'released' ? now : '',
+      tier: undefined,
+      quote: undefined,
+      waiting_room_enabled: false,
+    };
+    this.reservations.set(reservation.id, { tenant: tenantKey(context.tenant), reservation });
+    return reservation;
+  }
+
   private inventoryHandlers(): AsyncServiceImplementation<catalogV1.InventoryServiceServer> {
     const settle = (id: string, context: CallContext, to: 'committed' | 'released'): catalogV1.Reservation => {
       const stored = this.reservations.get(id);
@@ -310,28 +338,18 @@ export class CatalogDouble {
         const tier = this.tierOf(request.tier_id, request.event_id, context);
         if (tier.held + tier.sold + request.quantity > tier.capacity) throw new ApiError('sold_out', `Tier '${tier.id}' is sold out.`);
         tier.held += request.quantity;
-        const now = new Date().toISOString();
-        const reservation: catalogV1.Reservation = {
-          id: request.reservation_id,
-          livemode: tier.livemode,
-          event_id: request.event_id,
-          tier_id: tier.id,
-          kind: request.kind,
-          quantity: request.quantity,
-          status: 'held',
-          expires_at: now,
-          created_at: now,
-          committed_at: '',
-          released_at: '',
-          tier: undefined,
-          quote: undefined,
-          waiting_room_enabled: false,
-        };
-        this.reservations.set(reservation.id, { tenant: tenantKey(context.tenant), reservation });
+        const reservation = this.recordReservation(context, request, tier, 'held');
         return { ...reservation, tier: { ...tier }, quote: this.quoteOf(reservation, request.customer_id), waiting_room_enabled };
       },
       commitReservation: async (request, context) => settle(request.reservation_id, context, 'committed'),
       releaseReservation: async (request, context) => settle(request.reservation_id, context, 'released'),
+      withdrawReservation: async (request, context) => {
+        const stored = this.reservations.get(request.reservation_id);
+        if (stored) return { units_returned: stored.reservation.status === 'held' && settle(request.reservation_id, context, 'released').status === 'released' };
+        // Never made: recorded as released, so that a reserve under the id arriving later holds nothing.
+        this.recordReservation(context, request, this.tiers.get(request.tier_id)!.tier, 'released');
+        return { units_returned: false };
+      },
       returnInventory: async (request, context) => {
         const stored = this.reservations.get(request.reservation_id);
         if (!stored || stored.tenant !== tenantKey(context.tenant)) throw ApiError.resourceMissing('reservation', request.reservation_id, 'reservation_id');

@@ -6,7 +6,7 @@ import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import type { TicketingTicket } from '../../domain/ticket';
 import { assertChangeable, lostRace } from '../../domain/ticket-change';
-import { asUpgradeRefusal, upgradePrice, validUpgradeRequest, type UpgradeRequest } from '../../domain/upgrade';
+import { asUpgradeRefusal, upgradePrice, upgradeUnit, validUpgradeRequest, type UpgradeRequest } from '../../domain/upgrade';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import { UpgradeRepository, type TicketUpgrade } from '../../repositories/upgrade.repository';
 import { isRefusal } from '../call-outcomes';
@@ -49,7 +49,7 @@ export class UpgradeTicketUseCase {
     return {
       id,
       undo: async (lapsedId) => {
-        await this.catalog.releaseIfHeld(claims, lapsedId);
+        await this.catalog.withdraw(claims, lapsedId, upgradeUnit(request));
         await new UpgradeRepository(this.prisma).letGo(tenant, request.ticket_id, lapsedId);
       },
     };
@@ -62,15 +62,12 @@ export class UpgradeTicketUseCase {
     const tiers = await this.catalog.tiersOf(claims, ticket.event_id);
     const price = this.price(ticket, tiers, request);
     if (!(await upgrades.take(tenant, ticket, id))) throw lostRace((await tickets.findById(tenant, ticket.id))!, 'upgraded');
-    const letGo = async (unitMayBeHeld: boolean) => {
-      if (unitMayBeHeld) await this.giveBack(claims, id);
-      await upgrades.letGo(tenant, ticket.id, id);
-    };
     try {
-      await this.catalog.reserve(claims, { id, event_id: ticket.event_id, tier_id: request.tier_id, quantity: 1, kind: 'sale', customer_id: ticket.customer_id });
+      await this.catalog.reserve(claims, { id, event_id: ticket.event_id, customer_id: ticket.customer_id, ...upgradeUnit(request) });
     } catch (error) {
-      // Refused (sold out, say): nothing is held. An unknown outcome may have held the unit.
-      await letGo(!isRefusal(error));
+      // Refused (sold out, say): nothing is held. An unknown outcome may hold the unit, now or once catalog carries the call out.
+      if (!isRefusal(error)) await this.withdraw(claims, id, request);
+      await upgrades.letGo(tenant, ticket.id, id);
       throw asUpgradeRefusal(error, request.tier_id);
     }
     let upgrade: TicketUpgrade;
@@ -81,7 +78,8 @@ export class UpgradeTicketUseCase {
         return begun;
       });
     } catch (error) {
-      await letGo(true);
+      await this.giveBack(claims, id);
+      await upgrades.letGo(tenant, ticket.id, id);
       throw error;
     }
     return this.drive.finish(claims, tenant, upgrade);
@@ -90,6 +88,11 @@ export class UpgradeTicketUseCase {
   private price(ticket: TicketingTicket, tiers: Awaited<ReturnType<CatalogInventory['tiersOf']>>, request: UpgradeRequest): number {
     assertChangeable(ticket, 'upgraded');
     return upgradePrice({ tier: currentTier(ticket, tiers), price: ticket.price }, tiers.find((tier) => tier.id === request.tier_id), request);
+  }
+
+  /** Best effort: a unit not withdrawn now returns when its hold expires, if catalog ever held it. */
+  private async withdraw(claims: InternalClaims, id: string, request: UpgradeRequest): Promise<void> {
+    await this.catalog.withdraw(claims, id, upgradeUnit(request)).catch((error: unknown) => this.logger.warn({ err: error, change_id: id }, 'unit of an unknown hold not withdrawn; if held, it returns when the hold expires'));
   }
 
   /** Best effort: a unit not given back now returns when its hold expires. */

@@ -23,6 +23,7 @@ import { CustomerRepository } from '../../repositories/customer.repository';
 import { lockAdmission } from '../../repositories/admission-lock';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { IssuanceRepository, type NewIssuance } from '../../repositories/issuance.repository';
+import { isRefusal } from '../call-outcomes';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
 import type { AdmissionGate, ScreenedAdmission } from '../waiting-room/admission-gate';
 
@@ -112,7 +113,7 @@ export class IssueTicketsUseCase {
     return {
       id,
       undo: async (lapsedId) => {
-        await this.catalog.releaseIfHeld(claims, lapsedId);
+        await this.catalog.withdraw(claims, lapsedId, request);
         await this.letGoOfHold(tenant, request, lapsedId);
       },
     };
@@ -126,6 +127,8 @@ export class IssueTicketsUseCase {
   private async issue(claims: InternalClaims, tenant: Tenant, request: IssuanceRequest, admission: ScreenedAdmission | null, id: string): Promise<IssuedTickets> {
     const seatHold = request.seat_hold_id ? await this.takeHold(tenant, request, request.seat_hold_id, id) : null;
     const held = await this.hold(claims, request, id).catch(async (error: unknown) => {
+      // Refused (sold out, say): nothing is held. An unknown outcome may hold units, now or once catalog carries the call out.
+      if (!isRefusal(error)) await this.withdraw(claims, id, request);
       await this.letGoOfHold(tenant, request, id);
       throw error;
     });
@@ -284,6 +287,11 @@ export class IssueTicketsUseCase {
     await new SeatHoldRepository(this.prisma)
       .letGo(tenant, order.seat_hold_id, issuanceId)
       .catch((error: unknown) => this.logger.warn({ err: error, issuance_id: issuanceId }, 'seat hold not let go of; it ends after its expiry'));
+  }
+
+  /** Best effort: units not withdrawn now return when their hold expires, if catalog ever held them. */
+  private async withdraw(claims: InternalClaims, id: string, request: IssuanceRequest): Promise<void> {
+    await this.catalog.withdraw(claims, id, request).catch((error: unknown) => this.logger.warn({ err: error, issuance_id: id }, 'units of an unknown hold not withdrawn; if held, they return when the hold expires'));
   }
 
   /** Best effort: units not given back now return when their hold expires. */

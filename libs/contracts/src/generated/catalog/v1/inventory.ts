@@ -62,6 +62,19 @@ export interface ReleaseReservationRequest {
   reservation_id: string;
 }
 
+/** What the reservation was asked for, so that one never made can be recorded as released. */
+export interface WithdrawReservationRequest {
+  reservation_id: string;
+  tier_id: string;
+  quantity: number;
+  kind: ReservationKind;
+}
+
+export interface ReservationWithdrawal {
+  /** True when held units went back on sale: the reservation had been made, and was held. */
+  units_returned: boolean;
+}
+
 export interface Reservation {
   id: string;
   livemode: boolean;
@@ -303,6 +316,131 @@ export const ReleaseReservationRequest: MessageFns<ReleaseReservationRequest> = 
             }
 
             message.reservation_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseWithdrawReservationRequest(): WithdrawReservationRequest {
+  return { reservation_id: "", tier_id: "", quantity: 0, kind: 0 };
+}
+
+export const WithdrawReservationRequest: MessageFns<WithdrawReservationRequest> = {
+  encode(message: WithdrawReservationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reservation_id !== "") {
+      writer.uint32(10).string(message.reservation_id);
+    }
+    if (message.tier_id !== "") {
+      writer.uint32(18).string(message.tier_id);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(24).int32(message.quantity);
+    }
+    if (message.kind !== 0) {
+      writer.uint32(32).int32(message.kind);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WithdrawReservationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWithdrawReservationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reservation_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tier_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.quantity = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseReservationWithdrawal(): ReservationWithdrawal {
+  return { units_returned: false };
+}
+
+export const ReservationWithdrawal: MessageFns<ReservationWithdrawal> = {
+  encode(message: ReservationWithdrawal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.units_returned !== false) {
+      writer.uint32(8).bool(message.units_returned);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReservationWithdrawal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReservationWithdrawal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.units_returned = reader.bool();
             continue;
           }
         }
@@ -734,6 +872,23 @@ export const InventoryServiceService = {
     responseDeserialize: (value: Buffer): Reservation => Reservation.decode(value),
   },
   /**
+   * Gives up a reservation whose outcome its caller does not know (the reserve call timed out, or
+   * the process that made it died): a held one is released; one not made yet is recorded as
+   * released, so that a reserve under its id arriving later (from a stalled process or a
+   * connection that delivers late) holds nothing; a settled one is left as it is. Idempotent.
+   */
+  withdrawReservation: {
+    path: "/catalog.v1.InventoryService/WithdrawReservation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WithdrawReservationRequest): Buffer =>
+      Buffer.from(WithdrawReservationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WithdrawReservationRequest => WithdrawReservationRequest.decode(value),
+    responseSerialize: (value: ReservationWithdrawal): Buffer =>
+      Buffer.from(ReservationWithdrawal.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReservationWithdrawal => ReservationWithdrawal.decode(value),
+  },
+  /**
    * Sold → available: gives `quantity` units of a committed reservation back to its tier (a
    * refund, a revocation, the old tier of an upgrade; decision 0032). Idempotent by return id:
    * the same return again answers it as made; the id reused for another reservation or quantity
@@ -772,6 +927,13 @@ export interface InventoryServiceServer extends UntypedServiceImplementation {
    * with reservation_committed (its units are sold; refunds return them one by one).
    */
   releaseReservation: handleUnaryCall<ReleaseReservationRequest, Reservation>;
+  /**
+   * Gives up a reservation whose outcome its caller does not know (the reserve call timed out, or
+   * the process that made it died): a held one is released; one not made yet is recorded as
+   * released, so that a reserve under its id arriving later (from a stalled process or a
+   * connection that delivers late) holds nothing; a settled one is left as it is. Idempotent.
+   */
+  withdrawReservation: handleUnaryCall<WithdrawReservationRequest, ReservationWithdrawal>;
   /**
    * Sold → available: gives `quantity` units of a committed reservation back to its tier (a
    * refund, a revocation, the old tier of an upgrade; decision 0032). Idempotent by return id:
@@ -843,6 +1005,27 @@ export interface InventoryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Reservation) => void,
+  ): ClientUnaryCall;
+  /**
+   * Gives up a reservation whose outcome its caller does not know (the reserve call timed out, or
+   * the process that made it died): a held one is released; one not made yet is recorded as
+   * released, so that a reserve under its id arriving later (from a stalled process or a
+   * connection that delivers late) holds nothing; a settled one is left as it is. Idempotent.
+   */
+  withdrawReservation(
+    request: WithdrawReservationRequest,
+    callback: (error: ServiceError | null, response: ReservationWithdrawal) => void,
+  ): ClientUnaryCall;
+  withdrawReservation(
+    request: WithdrawReservationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReservationWithdrawal) => void,
+  ): ClientUnaryCall;
+  withdrawReservation(
+    request: WithdrawReservationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReservationWithdrawal) => void,
   ): ClientUnaryCall;
   /**
    * Sold → available: gives `quantity` units of a committed reservation back to its tier (a
