@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clearableText, currency, dateTime, text } from './fields';
+import { clearableText, currency, dateTime, mapKey, text, upTo } from './fields';
 
 describe('currency', () => {
   it.each(['EUR', 'usd', 'Jpy', 'CHF'])('accepts the ISO 4217 code %p', (code) => {
@@ -33,5 +33,23 @@ describe('text', () => {
 
   it('documents its bounds as minLength and maxLength', () => {
     expect(z.toJSONSchema(text(5))).toMatchObject({ type: 'string', minLength: 1, maxLength: 5 });
+  });
+
+  it('counts as blank a text of invisible characters only, such as a zero-width space, and keeps them beside visible ones', () => {
+    for (const invisible of ['\u200b', '\u200d\u2060', ' \ufeff\u200e ', '\u00ad']) expect(text(5).safeParse(invisible).error?.issues[0]?.message).toBe('must not be blank');
+    expect(text(5).safeParse('Zoë\u200d').success).toBe(true);
+  });
+
+  it('refuses control characters, which a terminal or a log reading the name would obey', () => {
+    for (const value of ['a\u001b[31mb', 'a\u0001b', 'a\u007fb', 'a\u0085b', 'two\nlines'])
+      expect(text(20).safeParse(value).error?.issues[0]?.message).toBe('must not contain control characters (U+0000–U+001F, U+007F–U+009F)');
+    expect(mapKey(40).safeParse('order\u0007').error?.issues[0]?.message).toBe('must not contain control characters');
+  });
+});
+
+describe('upTo', () => {
+  it('keeps tabs and line breaks in a longer text, and refuses other control characters', () => {
+    expect(upTo(50).safeParse('Doors open at 7.\r\n\tBar inside.').success).toBe(true);
+    expect(upTo(50).safeParse('bell\u0007').error?.issues[0]?.message).toBe('must not contain control characters other than tabs and line breaks');
   });
 });

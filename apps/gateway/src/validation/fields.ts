@@ -5,26 +5,38 @@ import { characterCount, isStorableInstant } from '@ticketing/fields';
 /** Request fields shared by several routes, each with the message a caller sees when it is wrong. */
 // Lengths count characters (code points), as the document's minLength and maxLength mean; zod's
 // own min and max would count UTF-16 units, refusing an emoji-rich text the document allows.
+
+/** Characters that show nothing: white space and format characters (zero-width space, joiners, direction marks). */
+const INVISIBLE = /[\s\p{Cf}]/gu;
+/** Control characters (U+0000–U+001F, U+007F–U+009F): a terminal or a log reading a name with an escape sequence would obey it. */
+const CONTROL = /\p{Cc}/u;
+/** Control characters but the tab and line breaks that a longer text may hold. */
+const CONTROL_BUT_LINE_BREAKS = /(?![\t\n\r])\p{Cc}/u;
+
+/** A single line of 1 to `max` characters (a name, a reference), trimmed: not only invisible characters, and no control characters. */
 export const text = (max: number) =>
   z
     .string()
     .trim()
-    .refine((value) => value !== '', 'must not be blank')
+    .refine((value) => value.replace(INVISIBLE, '') !== '', 'must not be blank')
+    .refine((value) => !CONTROL.test(value), 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)')
     .refine((value) => characterCount(value) <= max, `must be at most ${max} characters`)
     .meta({ minLength: 1, maxLength: max });
 
-/** Text of at most `max` characters, kept as sent (a description, a metadata value). */
+/** Text of at most `max` characters, kept as sent (a description, a metadata value): line breaks and tabs, but no other control characters. */
 export const upTo = (max: number) =>
   z
     .string()
+    .refine((value) => !CONTROL_BUT_LINE_BREAKS.test(value), 'must not contain control characters other than tabs and line breaks')
     .refine((value) => characterCount(value) <= max, `must be at most ${max} characters`)
     .meta({ maxLength: max });
 
-/** A key of a map such as metadata: 1 to `max` characters, kept as sent. */
+/** A key of a map such as metadata: 1 to `max` characters, kept as sent, with no control characters. */
 export const mapKey = (max: number) =>
   z
     .string()
     .refine((key) => characterCount(key) >= 1 && characterCount(key) <= max, `must be 1 to ${max} characters`)
+    .refine((key) => !CONTROL.test(key), 'must not contain control characters')
     .meta({ minLength: 1, maxLength: max });
 
 /** Optional text that PATCH may clear with null. */

@@ -15,7 +15,12 @@ const route = defineRoute({
   tag: 'Events',
   access: secretKey(null),
   query: listQuery.extend({ q: z.string().optional() }),
-  body: z.strictObject({ name: text(50).optional(), labels: z.array(z.strictObject({ label: text(20) })).optional(), metadata: z.record(z.string(), z.string()).optional() }),
+  body: z.strictObject({
+    name: text(50).optional(),
+    kind: z.enum(['sale', 'comp']).optional(),
+    labels: z.array(z.strictObject({ label: text(20) })).optional(),
+    metadata: z.record(z.string(), z.string()).optional(),
+  }),
   response: z.object({}),
   handler: async () => ({}),
 });
@@ -44,6 +49,13 @@ describe('validateInput', () => {
     expect(requestState(res).input).toEqual({ params: valid.params, query: { limit: 5 }, body: { name: 'Bolt' } });
   });
 
+  it('says in its own words what a field takes, where the field gives no message of its own', () => {
+    expect(validate({ body: { name: 5 } }).error).toMatchObject({ param: 'name', message: 'Invalid name: must be a string, not a number.' });
+    expect(validate({ body: { labels: {} } }).error).toMatchObject({ param: 'labels', message: 'Invalid labels: must be an array, not an object.' });
+    expect(validate({ body: { labels: ['x'] } }).error).toMatchObject({ param: 'labels[0]', message: 'Invalid labels[0]: must be an object, not a string.' });
+    expect(validate({ body: { kind: 'gift' } }).error).toMatchObject({ param: 'kind', message: 'Invalid kind: must be one of sale, comp.' });
+  });
+
   it('says a query parameter given more than once was, rather than that it is of the wrong type', () => {
     for (const query of [{ limit: ['5', '6'] }, { q: ['a', 'b', 'c'] }]) {
       const [[param, values]] = Object.entries(query) as [[string, string[]]];
@@ -66,7 +78,7 @@ describe('validateInput', () => {
     it('in a text body field, however deep, and in a key', () => {
       expect(validate({ body: { name: 'Bo\u0000lt' } }).error).toEqual(refusedNaming('name'));
       expect(validate({ body: { labels: [{ label: 'ok' }, { label: '\u0000' }] } }).error).toEqual(refusedNaming('labels[1].label'));
-      expect(validate({ body: { metadata: { 'colo\u0000r': 'red' } } }).error).toEqual(refusedNaming('metadata.colo\u0000r'));
+      expect(validate({ body: { metadata: { 'colo\u0000r': 'red' } } }).error).toEqual(refusedNaming('metadata.colo\\u0000r'));
     });
 
     it('in a key named __proto__, which a decoded object would silently drop', () => {
@@ -95,7 +107,7 @@ describe('validateInput', () => {
     it('a high or a low one, in a field or a key', () => {
       expect(validate({ body: { name: 'Bolt \ud800' } }).error).toEqual(refusedSurrogate('name', 'D800'));
       expect(validate({ body: { name: '\udc00 Bolt' } }).error).toEqual(refusedSurrogate('name', 'DC00'));
-      expect(validate({ body: { name: 'Bolt', metadata: { 'k\udbff': 'v' } } }).error).toEqual(refusedSurrogate('metadata.k\udbff', 'DBFF'));
+      expect(validate({ body: { name: 'Bolt', metadata: { 'k\udbff': 'v' } } }).error).toEqual(refusedSurrogate('metadata.k\\udbff', 'DBFF'));
     });
 
     it('but takes a surrogate pair, such as an emoji', () => {

@@ -2,12 +2,13 @@ import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { requestState } from '../http/request-state';
 import type { Route } from '../routes/route';
+import { apiValidationMessages } from './api-messages';
 import { refuseUnstorableText } from './unstorable-text';
 import { validationError, type InputSource } from './validation-error';
 
 function parse<T extends z.ZodType>(schema: T, input: unknown, source: InputSource): z.output<T> {
   refuseUnstorableText(input);
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: apiValidationMessages });
   if (!result.success) throw validationError(result.error, input, source);
   return result.data;
 }

@@ -22,6 +22,16 @@ describe('validation errors', () => {
     expect(parameterName([])).toBeUndefined();
   });
 
+  it('writes a key’s control characters and unpaired surrogates as \\u escapes, and cuts a long key short, never repeating them as sent', () => {
+    expect(parameterName(['metadata', 'a\u0000b'])).toBe('metadata.a\\u0000b');
+    expect(parameterName(['\ud800', 'x\u001b'])).toBe('\\ud800.x\\u001b');
+    expect(parameterName(['tag🎟'])).toBe('tag🎟');
+    expect(parameterName(['metadata', 'k'.repeat(5_000)])).toBe(`metadata.${'k'.repeat(40)}…`);
+    const schema = z.object({ metadata: z.record(z.string().max(3, 'must be at most 3 characters'), z.string()) });
+    const input = { metadata: { ['k'.repeat(5_000)]: 'v' } };
+    expect(validationError(schema.safeParse(input).error!, input, 'body').message).toBe(`Invalid key '${'k'.repeat(40)}…' in metadata: keys must be at most 3 characters.`);
+  });
+
   it('says what a map’s keys must be when one is refused', () => {
     const schema = z.object({ metadata: z.record(z.string().max(3, 'must be at most 3 characters'), z.string()) });
     const input = { metadata: { ok: 'v', toolong: 'v' } };

@@ -3,12 +3,24 @@ import { ApiError } from '@ticketing/errors';
 
 type IssuePath = readonly PropertyKey[];
 
+/** The most characters of a key that an error repeats. */
+const SHOWN_KEY_LENGTH = 40;
+/** What an error must not repeat as sent: control characters, and surrogates without their pair, which strict JSON decoders refuse. */
+const UNSHOWABLE = /\p{Cc}|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+
+/** A key as an error names it: unshowable characters written as `\uXXXX`, and a long one cut short with "…". */
+function shownKey(key: string): string {
+  const shown = key.replace(UNSHOWABLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const characters = [...shown];
+  return characters.length > SHOWN_KEY_LENGTH ? `${characters.slice(0, SHOWN_KEY_LENGTH).join('')}…` : shown;
+}
+
 /** `scopes[1]`, `address.city`: how the public API names a field inside the request. */
 export function parameterName(path: IssuePath): string | undefined {
   let name = '';
   for (const segment of path) {
     if (typeof segment === 'number') name += `[${segment}]`;
-    else name += name === '' ? String(segment) : `.${String(segment)}`;
+    else name += name === '' ? shownKey(String(segment)) : `.${shownKey(String(segment))}`;
   }
   return name === '' ? undefined : name;
 }
@@ -43,7 +55,7 @@ function toApiError(issue: z.core.$ZodIssue, input: unknown, source: InputSource
   if (issue.code === 'invalid_key') {
     // A key of a map such as metadata: say what keys must be, not zod's "Invalid key in record".
     const why = issue.issues[0]?.message ?? 'is not allowed';
-    return new ApiError('parameter_invalid', `Invalid key '${String(issue.path.at(-1))}' in ${parameterName(issue.path.slice(0, -1))}: keys ${withPeriod(why)}`, { param });
+    return new ApiError('parameter_invalid', `Invalid key '${shownKey(String(issue.path.at(-1)))}' in ${parameterName(issue.path.slice(0, -1))}: keys ${withPeriod(why)}`, { param });
   }
   if (issue.code === 'custom' && issue.params?.code === 'parameter_missing') {
     return new ApiError('parameter_missing', withPeriod(issue.message), { param });
