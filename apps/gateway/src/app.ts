@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config';
 import type { BackendClients } from './grpc/service-calls';
 import { accessLog } from './http/access-log.middleware';
 import { errorHandler, routeNotFound } from './http/error-handler.middleware';
+import { requireOneHost } from './http/host-header.middleware';
 import { HttpMetrics } from './http/http-metrics';
 import { refuseMalformedUrl } from './http/malformed-url.middleware';
 import { assignRequestId } from './http/request-id.middleware';
@@ -50,6 +51,7 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(assignRequestId);
   app.use(accessLog(logger, metrics));
+  app.use(requireOneHost);
   const limits = new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metricsRegistry, logger));
   // A holder's link goes to ticketing as it came: a link a mail client mangled gets ticketing's
   // page saying the link is not valid, never the API's JSON refusal of a malformed URL.

@@ -6,8 +6,11 @@ import express from 'express';
 import { answerClientError } from '../src/http/client-errors';
 import { closeGracefully, listen } from '../src/http/http-server';
 
-/** Sends raw bytes to the server and reads everything it answers until it closes the connection. */
-function exchange(server: Server, bytes: string): Promise<string> {
+/**
+ * Sends raw bytes to the server and reads everything it answers until it closes the connection;
+ * `halfClose: false` keeps the sending side open, as a client pipelining requests does.
+ */
+function exchange(server: Server, bytes: string, { halfClose = true } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
     let answer = '';
@@ -15,7 +18,8 @@ function exchange(server: Server, bytes: string): Promise<string> {
     socket.on('data', (chunk: string) => (answer += chunk));
     socket.on('close', () => resolve(answer));
     socket.on('error', reject);
-    socket.end(bytes);
+    if (halfClose) socket.end(bytes);
+    else socket.write(bytes);
   });
 }
 
@@ -31,6 +35,8 @@ describe('requests Node refuses before any route sees them', () => {
   beforeAll(async () => {
     const app = express();
     app.get('/v1/health', (_req, res) => res.json({ status: 'ok' }));
+    // Answers a moment later, as every API operation does: bytes that follow it arrive while it runs.
+    app.get('/v1/account', (_req, res) => void setTimeout(() => res.json({ status: 'ok' }), 50));
     server = await listen(app, 0);
   });
   afterAll(() => closeGracefully(server));
@@ -51,6 +57,15 @@ describe('requests Node refuses before any route sees them', () => {
 
     expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request');
     expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'malformed_request' });
+  });
+
+  it('answers a request that asked for Connection: close though more bytes follow it, and lets those go', async () => {
+    const answer = await exchange(server, 'GET /v1/account HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n', {
+      halfClose: false,
+    });
+
+    expect(answer).toMatch(/^HTTP\/1.1 200 OK/);
+    expect(answer.match(/HTTP\/1.1 \d{3}/g)).toHaveLength(1);
   });
 
   it('still answers a well-formed request on the same server', async () => {

@@ -127,6 +127,27 @@ describe('authentication', () => {
     expect((await call('GET', '/v1/account', { headers: { 'x-api-key': issued.secret } })).status).toBe(200);
   });
 
+  it('refuses an HTTP/1.1 request without a Host header, or with two, with the error envelope', async () => {
+    const { port } = http.address() as AddressInfo;
+    const exchange = (bytes: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let answer = '';
+        socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+        socket.on('close', () => resolve(answer)).on('error', reject);
+        socket.end(bytes);
+      });
+    for (const [hosts, request] of [
+      [0, 'GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n'],
+      [2, 'GET /v1/health HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n'],
+    ] as const) {
+      const answer = await exchange(request);
+      expect(answer).toMatch(/^HTTP\/1.1 400 Bad Request/);
+      const error = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error;
+      expect(error).toMatchObject({ code: 'malformed_request', message: `An HTTP/1.1 request carries exactly one Host header; this one carried ${hosts}.`, request_id: expect.stringMatching(/^req_/) });
+    }
+  });
+
   it('accepts one key sent in repeated headers, and refuses two different ones', async () => {
     const [first, second] = [identity.issueKey({ scopes: [] }).secret, identity.issueKey({ scopes: [] }).secret];
     expect((await callRepeatingHeaders('GET', '/v1/account', [['x-api-key', first], ['x-api-key', first]])).status).toBe(200);

@@ -11,7 +11,7 @@ const MAX_HEADER_KIB = 16;
 function clientErrorOf(error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError('headers_too_large', `The request's headers are larger than ${MAX_HEADER_KIB} KiB in all, the most the API takes; send fewer or shorter headers.`);
+      return new ApiError('headers_too_large', `The request's URL and headers are larger than ${MAX_HEADER_KIB} KiB in all, the most the API takes; send a shorter URL, or fewer or shorter headers.`);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError('request_timeout', 'The request did not arrive in full in time; send it again.');
     default:
@@ -30,6 +30,9 @@ type ServerSocket = Duplex & { _httpMessage?: { headersSent: boolean } | null };
  * corrupt that response); then it closes the connection, whose request cannot be read further.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: ServerSocket): void {
+  // Bytes after a request that said `Connection: close`: that request is answered, and then the
+  // connection closes, as it asked; the bytes are no request of its, so they are let go unread.
+  if (error.code === 'HPE_CLOSED_CONNECTION' && socket._httpMessage) return;
   if (socket.writable && !socket._httpMessage?.headersSent) {
     const apiError = clientErrorOf(error);
     const requestId = newId('req');

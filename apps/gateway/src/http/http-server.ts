@@ -12,7 +12,8 @@ export const LISTEN_BACKLOG = 4096;
 
 export function listen(app: Express, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app);
+    // A request without a Host header reaches the app, which answers it with the error envelope (requireOneHost).
+    const server = createServer({ requireHostHeader: false }, app);
     server.on('clientError', answerClientError);
     server.once('error', reject);
     server.listen({ port, backlog: LISTEN_BACKLOG }, () => {
