@@ -1,5 +1,6 @@
 import { request, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { Registry } from 'prom-client';
 import { CHECKOUT_SCOPES, effectiveScopes, hashApiKey, KEY_CACHE_TTL_SECONDS, keyCacheEntry, keyGenerationEntry, SECRET_SCOPES, type CachedKey, type Scope } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
@@ -348,6 +349,26 @@ describe('the error envelope', () => {
     expectEnvelope(tooLarge, 413, 'body_too_large');
     expect(tooLarge.body.error.message).toBe('The request body is larger than 100KB, the most this operation takes.');
     expectEnvelope(await call('POST', '/v1/events', { key, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+  });
+
+  it('says in its own words why it cannot read a body compressed wrongly or in another charset', async () => {
+    const key = secretKey('events:write');
+    const calls = catalog.createCalls;
+    const body = JSON.stringify({ name: 'Packed', starts_at: '2027-01-01T00:00:00Z' });
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const corrupt = await call('POST', '/v1/events', { key, rawBody: body, headers: { 'content-encoding': encoding } });
+      expectEnvelope(corrupt, 400, 'invalid_json');
+      expect(corrupt.body.error.message).toBe(`The request body could not be decompressed as its Content-Encoding, ${encoding}, says; send it so compressed, or uncompressed without that header.`);
+    }
+    const compress = await call('POST', '/v1/events', { key, rawBody: body, headers: { 'content-encoding': 'compress' } });
+    expectEnvelope(compress, 415, 'unsupported_media_type');
+    expect(compress.body.error.message).toBe('Content-Encoding compress is not one the API reads; send the body uncompressed, or compressed with gzip, deflate or br.');
+    const latin1 = await call('POST', '/v1/events', { key, rawBody: body, headers: { 'content-type': 'application/json; charset=latin1' } });
+    expectEnvelope(latin1, 415, 'unsupported_media_type');
+    expect(latin1.body.error.message).toBe("The body's charset, latin1, is not one the API reads; send JSON encoded in UTF-8.");
+    expect(catalog.createCalls).toBe(calls);
+    // Compressed as it says, it is read.
+    expect((await fetch(`${baseUrl}/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(body) })).status).toBe(200);
   });
 
   it('reads a POST without a body, or with an empty one and no content type, as {}', async () => {
