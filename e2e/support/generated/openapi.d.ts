@@ -7171,7 +7171,7 @@ export interface operations {
                     /** @description Required while the event’s waiting room is enabled: the token of your admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Each admission lets one issuance through. */
                     admission_token?: string;
                     /**
-                     * @description Up to 50 keys of your own, kept with the issuance and returned in its answer.
+                     * @description Up to 50 keys of your own (1 to 40 characters each, values up to 500), kept with the issuance and returned in its answer.
                      * @example {
                      *       "channel": "box-office"
                      *     }

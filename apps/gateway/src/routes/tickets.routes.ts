@@ -58,7 +58,12 @@ const issueTicketsBody = z
     metadata: z
       .record(mapKey(40), upTo(500))
       .optional()
-      .meta({ description: 'Up to 50 keys of your own, kept with the issuance and returned in its answer.', example: { channel: 'box-office' } }),
+      .meta({
+        description: 'Up to 50 keys of your own (1 to 40 characters each, values up to 500), kept with the issuance and returned in its answer.',
+        maxProperties: 50,
+        propertyNames: { minLength: 1, maxLength: 40 },
+        example: { channel: 'box-office' },
+      }),
   })
   .superRefine((body, ctx) => {
     requireOneHolder(body, ctx);
