@@ -302,6 +302,12 @@ describe('the error envelope', () => {
     expectEnvelope(await call('GET', '/v1/events/%E0%A4%A'), 400, 'parameter_invalid');
   });
 
+  it('matches paths in the letter case the document spells them', async () => {
+    const key = secretKey();
+    for (const path of ['/v1/account', '/v1/account/']) expect((await call('GET', path, { key })).status).toBe(200);
+    for (const path of ['/V1/ACCOUNT', '/v1/Account']) expectEnvelope(await call('GET', path, { key }), 404, 'route_not_found');
+  });
+
   it('answers OPTIONS on an operation path with 204 and the methods it takes, no body; on any other path with 404', async () => {
     for (const [path, allow] of [
       ['/v1/events', 'GET, HEAD, POST, OPTIONS'],

@@ -96,13 +96,21 @@ function allowByPath(routes: readonly Route[]): Map<string, string> {
 }
 
 /**
+ * A router that matches paths in the letter case the document spells them: `/V1/Events` is no
+ * operation's path (Express matched it by default), so a client's typo is a 404 it sees, not a
+ * call that works here and nowhere else. A trailing slash is still taken (`/v1/docs/` is the
+ * explorer's page too).
+ */
+const exactRouter = () => Router({ caseSensitive: true });
+
+/**
  * OPTIONS on an operation's path: 204 with the methods the path takes in `Allow`, and no body
  * (Express's own answer was a 200 with that list as plain text). The API takes no CORS
  * preflights: keys are for servers. Its own router, entered only by OPTIONS requests, so the
  * others walk no extra layers; counted per client address before it gets here (app.ts).
  */
 function optionsAnswers(routes: readonly Route[]): RequestHandler {
-  const options = Router();
+  const options = exactRouter();
   for (const [path, allow] of allowByPath(routes)) options.options(path, (_req, res) => void res.set('Allow', allow).status(204).end());
   return (req, res, next) => (req.method === 'OPTIONS' ? options(req, res, next) : next());
 }
@@ -113,7 +121,7 @@ function optionsAnswers(routes: readonly Route[]): RequestHandler {
  * matched no operation get here, so the operations' own requests pay nothing for it.
  */
 export function methodNotAllowed(routes: readonly Route[]): Router {
-  const router = Router();
+  const router = exactRouter();
   for (const [path, allow] of allowByPath(routes)) {
     router.all(path, (req, res) => {
       res.set('Allow', allow);
@@ -124,7 +132,7 @@ export function methodNotAllowed(routes: readonly Route[]): Router {
 }
 
 export function routeTableRouter(routes: readonly Route[], deps: RouteTableDeps): Router {
-  const router = Router();
+  const router = exactRouter();
   router.use(optionsAnswers(routes));
   for (const route of inMatchingOrder(routes)) router[route.method](expressPath(route), matched(route), ...pipeline(route, deps));
   return router;
