@@ -89,19 +89,21 @@ describe('seat holds through the gateway', () => {
     expect((await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1', 'Stalls:B:4'] })).status).toBe(200);
   });
 
-  it('holds no seat of a canceled event, whose seat map stays as it was; a draft event’s seats can be held, for comps', async () => {
+  it('holds no seat of a canceled event, whose seat map stays as it was; a draft event’s seats can be held for comps, not for a sale (decision 0033)', async () => {
     const api = as((await createAccount()).secret_key);
     const { eventId } = await seatedEvent(api);
     expect((await api.patch(`/v1/events/${eventId}`, { status: 'canceled' })).status).toBe(200);
     const refused = await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'] });
     expect({ status: refused.status, error: refused.body.error }).toMatchObject({
       status: 409,
-      error: { code: 'event_not_on_sale', message: 'The event is canceled; it takes no more tickets, so its seats cannot be held.' },
+      error: { code: 'event_not_on_sale', message: 'The event is canceled; it takes no more tickets.' },
     });
     await seatMapShows(api, eventId, { 'Stalls:A:1': 'available' });
 
     const draft = await seatedEvent(api, 'draft');
-    expect((await api.post(`/v1/events/${draft.eventId}/seats/hold`, { seats: ['Stalls:A:1'] })).body).toMatchObject({ status: 'active' });
+    const forSale = await api.post(`/v1/events/${draft.eventId}/seats/hold`, { seats: ['Stalls:A:1'] });
+    expect({ status: forSale.status, error: forSale.body.error }).toMatchObject({ status: 409, error: { code: 'event_not_on_sale', message: 'The event is draft; only a published event sells tickets.' } });
+    expect((await api.post(`/v1/events/${draft.eventId}/seats/hold`, { seats: ['Stalls:A:1'], purpose: 'comp' })).body).toMatchObject({ status: 'active', purpose: 'comp' });
   });
 
   it('keeps accounts apart: another account can neither see nor release a hold', async () => {

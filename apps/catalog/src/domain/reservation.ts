@@ -79,9 +79,8 @@ export function notOnSaleRefusal(
   tiers: ReadonlyArray<Pick<CatalogTier, 'id' | 'sales_start_at' | 'sales_end_at'>>,
   at: Date,
 ): ApiError | null {
-  if (event.status === 'canceled' || event.status === 'completed' || (kind === 'sale' && event.status !== 'published')) {
-    return new ApiError('event_not_on_sale', `The event is ${event.status}; ${kind === 'sale' ? 'only a published event sells tickets' : 'it takes no more tickets'}.`);
-  }
+  if (event.status === 'canceled' || event.status === 'completed') return new ApiError('event_not_on_sale', `The event is ${event.status}; it takes no more tickets.`);
+  if (kind === 'sale' && event.status !== 'published') return new ApiError('event_not_on_sale', `The event is ${event.status}; only a published event sells tickets.`);
   if (kind === 'comp') return null;
   const closed = tiers.find((tier) => !isWithinSalesWindow(tier, event.startsAt, at));
   return closed ? new ApiError('tier_not_on_sale', `Tier '${closed.id}' is not on sale now: ${salesWindowText(closed, event.startsAt)}.`) : null;
