@@ -1464,6 +1464,33 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
           ? callUnary(tickets.refundTicket.bind(tickets), { id, reason: '' }, claims, options)
           : callUnary(tickets.revokeTicket.bind(tickets), { id, reason: 'Fraud' }, claims, options);
 
+      it('cancels the tickets of a large event a batch per transaction, so no transaction outlasts its limit (a probe’s 50,000 tickets never were canceled)', async () => {
+        const claims = tenant();
+        const { eventId, tierId } = await onSale(claims, { capacity: 1_200 });
+        for (let order = 0; order < 12; order += 1) await issue(claims, saleRequest(eventId, tierId, { quantity: 100, payment: { reference: `bulk-${order}`, amount: 250_000 } }));
+        const ids = (await prisma.ticket.findMany({ where: { event_id: eventId }, select: { id: true }, orderBy: { id: 'asc' } })).map((ticket) => ticket.id);
+        const countCanceled = () => prisma.ticket.count({ where: { event_id: eventId, status: 'canceled' } });
+        let applying!: Promise<boolean>;
+        await prisma.$transaction(
+          async (tx) => {
+            // A ticket of the third batch is being changed elsewhere: the cancellation waits for it there.
+            await tx.$queryRaw`SELECT id FROM tickets WHERE id = ${ids[1_100]} FOR UPDATE`;
+            applying = apply(eventCanceled(claims, eventId));
+            for (;;) {
+              const [{ waiting }] = await prisma.$queryRaw<[{ waiting: number }]>`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+              if (waiting > 0) break;
+              await new Promise((resolve) => setTimeout(resolve, 10));
+            }
+            // The first two batches are committed already, each in a transaction of its own.
+            expect(await countCanceled()).toBe(1_000);
+          },
+          { timeout: 20_000 },
+        );
+        expect(await applying).toBe(true);
+        expect(await countCanceled()).toBe(1_200);
+        expect(ofType(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId), 'ticket.canceled')).toHaveLength(1_200);
+      }, 60_000);
+
       it('cancels each valid ticket of the event, in its history and announced with ticket.canceled; refunded, revoked and checked-in ones stay, and no unit moves', async () => {
         const claims = tenant();
         const { eventId, tierId } = await onSale(claims);

@@ -2,7 +2,7 @@ import type { CATALOG_EVENT_TOPIC, CatalogEventFacts, EventOf } from '@ticketing
 import { recordFirstDelivery } from '@ticketing/kafka';
 import type { PrismaClient } from '../../db';
 import { EventSettingsRepository } from '../../repositories/event-settings.repository';
-import { cancelValidTicketsOf } from '../cancel-event-tickets/cancel-event-tickets';
+import { cancelValidTickets } from '../cancel-event-tickets/cancel-event-tickets';
 
 export type CatalogEventChange = EventOf<typeof CATALOG_EVENT_TOPIC>;
 
@@ -22,23 +22,24 @@ export class RecordEventSettingsUseCase {
   ) {}
 
   /** True when this delivery changed the copy; false for a redelivery, another tenant's event, or a message about something else. */
-  execute(change: CatalogEventChange): Promise<boolean> {
-    if (!isEventChange(change)) return Promise.resolve(false);
-    return this.prisma.$transaction(async (tx) => {
+  async execute(change: CatalogEventChange): Promise<boolean> {
+    if (!isEventChange(change)) return false;
+    const facts = change.data;
+    const tenant = { accountId: change.account_id, mode: change.mode };
+    const saved = await this.prisma.$transaction(async (tx) => {
       if (!(await recordFirstDelivery(tx, this.consumerName, change.id))) return false;
-      const facts = change.data;
-      const tenant = { accountId: change.account_id, mode: change.mode };
-      const saved = await new EventSettingsRepository(tx).save(tenant, {
+      return new EventSettingsRepository(tx).save(tenant, {
         event_id: facts.event_id,
         status: facts.status,
         waiting_room_enabled: facts.waiting_room.enabled,
         admission_rate_per_minute: facts.waiting_room.admission_rate_per_minute,
       });
-      if (!saved) return false;
-      // The event's tickets follow the cancellation policy (decision 0032) in this transaction;
-      // those of an issuance or upgrade in flight now are canceled later (CancelLateTicketsUseCase).
-      if (change.type === 'event.canceled') await cancelValidTicketsOf(tx, tenant, facts.event_id);
-      return true;
     });
+    // Once the copy says canceled (which refuses changes to the tickets meanwhile), its tickets
+    // follow the cancellation policy (decision 0032), a batch per transaction. Those this does not
+    // get to (the process stops, a batch fails) and those of an issuance or upgrade in flight now
+    // are canceled by CancelLateTicketsUseCase; a redelivery, already recorded, does nothing.
+    if (saved && change.type === 'event.canceled') await cancelValidTickets(this.prisma, tenant, facts.event_id);
+    return saved;
   }
 }
