@@ -174,6 +174,23 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     await waitFor('the lag to reach zero', async () => ((await lagOf(topic.name, group)) === 0 ? true : undefined));
   });
 
+  it('dead-letters a message as large as the broker takes, whose letter with its headers is larger, and goes on with the partition', async () => {
+    const topic: TestTopic = thingHappened('large');
+    const group = `consumer-test-${randomUUID()}`;
+    await ensureTopics(kafka, [topic.name]);
+    // Just under the broker's default limit (1,048,588 bytes a batch): the letter's headers take it over.
+    const large = `not json ${'x'.repeat(1_048_300 - 9)}`;
+    await producer.send({ topic: topic.name, messages: [{ key: 'one-key', value: large }, { key: 'one-key', value: JSON.stringify(envelope(3)) }] });
+    const consumer: EventConsumer = await startEventConsumer({ kafka, groupId: group, topic, logger, handle: (event) => apply(event) });
+    stops.push(() => consumer.disconnect());
+
+    await waitFor('the message after it to be applied', async () => ((await appliedRows()).some((row) => row.n === 3) ? true : undefined));
+    const deadLetters = await readTopic(deadLetterTopicOf(topic.name));
+    await waitFor('its dead letter', async () => (deadLetters.length >= 1 ? true : undefined));
+    expect(deadLetters[0]!.value).toBe(large);
+    expect(headerText(deadLetters[0]!.headers, DEAD_LETTER_HEADERS.reason)).toBe('not_json');
+  });
+
   it('keeps its partitions while a handler outlasts the session timeout, so the message is tried its attempts once and dead-lettered once', async () => {
     const topic: TestTopic = thingHappened('slow');
     await ensureTopics(kafka, [topic.name]);

@@ -4,7 +4,7 @@ import { createEventParser, type EventOf, type ParsedEvent, type TopicDefinition
 import { withRequestId, type Logger } from '@ticketing/observability';
 import { backoffDelay, type Backoff } from '@ticketing/backoff';
 import { createProducer } from './client';
-import { deadLetterTopicOf, sendToDeadLetterTopic, type DeadLetterReason } from './dead-letter';
+import { deadLetterTopicOf, sendToDeadLetterTopic, sizeDeadLetterTopic, type DeadLetterReason } from './dead-letter';
 import { logContextFromHeaders, logContextOf } from './message-headers';
 import { addConsumerLagProbe, consumedMessages, deadLetteredMessages, handlerFailures, type PartitionLag } from './metrics';
 import { ensureTopics } from './topics';
@@ -60,6 +60,7 @@ export interface EventConsumer {
 export async function startEventConsumer<TTopic extends TopicDefinition>(options: EventConsumerOptions<TTopic>): Promise<EventConsumer> {
   const { kafka, groupId, topic, logger } = options;
   await ensureTopics(kafka, [topic.name, deadLetterTopicOf(topic.name)]);
+  await sizeDeadLetterTopic(kafka, deadLetterTopicOf(topic.name));
   const deadLetters = createProducer(kafka);
   await deadLetters.connect();
   const consumer = kafka.consumer({ groupId, sessionTimeout: SESSION_TIMEOUT_MS });

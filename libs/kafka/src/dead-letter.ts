@@ -1,4 +1,4 @@
-import type { IHeaders, KafkaMessage, Producer } from 'kafkajs';
+import { ConfigResourceTypes, type IHeaders, type Kafka, type KafkaMessage, type Producer } from 'kafkajs';
 
 /**
  * Where a consumer puts a message it cannot apply, so its partition moves on: `<topic>.dlq`,
@@ -26,6 +26,28 @@ export const DEAD_LETTER_HEADERS = {
 
 /** Enough of the error to act on, short enough for a header. */
 const MAX_ERROR_LENGTH = 2_000;
+
+/**
+ * The largest letter a dead-letter topic takes: twice the broker's default for a message (about
+ * 1 MiB), so a message its source topic took fits with the headers its letter adds. At the
+ * broker's limit, as first created, such a letter was refused as too large, a refusal kafkajs
+ * does not retry, and the consumer stopped for good (a black-box probe).
+ */
+export const DEAD_LETTER_MAX_MESSAGE_BYTES = 2 * 1_048_588;
+
+/** Lets `deadLetterTopic` take letters of up to DEAD_LETTER_MAX_MESSAGE_BYTES, whether it was just created or long ago. */
+export async function sizeDeadLetterTopic(kafka: Kafka, deadLetterTopic: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.alterConfigs({
+      validateOnly: false,
+      resources: [{ type: ConfigResourceTypes.TOPIC, name: deadLetterTopic, configEntries: [{ name: 'max.message.bytes', value: String(DEAD_LETTER_MAX_MESSAGE_BYTES) }] }],
+    });
+  } finally {
+    await admin.disconnect();
+  }
+}
 
 export interface DeadLetter {
   topic: string;
