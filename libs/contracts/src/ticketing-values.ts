@@ -4,6 +4,9 @@ import { ReservationKind as ReservationKindMessage } from './generated/catalog/v
 export const TICKET_STATUSES = ['valid', 'checked_in', 'refunded', 'revoked', 'canceled'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
+/** The most seats one seat hold takes, and so one seat message names (a hold's, or its sale's). */
+export const MAX_SEATS_PER_HOLD = 50;
+
 /** What a seat hold is for (decision 0034): a sale, or comps (made without an admission, taken only by a comp). */
 export const SEAT_HOLD_PURPOSES = ['sale', 'comp'] as const;
 export type SeatHoldPurpose = (typeof SEAT_HOLD_PURPOSES)[number];

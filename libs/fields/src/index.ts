@@ -1,2 +1,3 @@
 export * from './fields';
 export * from './id-param';
+export * from './unstorable-text';

@@ -1,4 +1,4 @@
-import { SEAT_HOLD_PURPOSES, type SeatHoldPurpose } from '@ticketing/contracts';
+import { MAX_SEATS_PER_HOLD, SEAT_HOLD_PURPOSES, type SeatHoldPurpose } from '@ticketing/contracts';
 
 export type { SeatHoldPurpose };
 import { ApiError } from '@ticketing/errors';
@@ -43,7 +43,6 @@ export const UNRECORDED_GRACE_MS = 2 * 60_000;
 
 export const DEFAULT_SEAT_HOLD_TTL_SECONDS = 600;
 export const MAX_SEAT_HOLD_TTL_SECONDS = 1800;
-export const MAX_SEATS_PER_HOLD = 50;
 const SEAT_ID = /^[^:\s][^:]{0,19}:[^:\s][^:]{0,19}:[^:\s][^:]{0,19}$/;
 
 export interface SeatHoldRequest {

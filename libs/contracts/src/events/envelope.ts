@@ -1,7 +1,12 @@
 import { z } from 'zod';
+import { isStorableInstant } from '@ticketing/fields';
 
-/** An instant as producers write it (`Date#toISOString()`); an explicit offset is accepted too. */
-export const eventTimestamp = z.iso.datetime({ offset: true });
+/**
+ * An instant as producers write it (`Date#toISOString()`); an explicit offset is accepted too.
+ * Years 0001 to 9999 only, as PostgreSQL stores them: a message of year 0000 passed, then failed
+ * every attempt to store it, and was dead-lettered as a handler's failure rather than as invalid.
+ */
+export const eventTimestamp = z.iso.datetime({ offset: true }).refine((value) => isStorableInstant(Date.parse(value)), 'must be an instant from year 0001 to 9999');
 
 /**
  * The one shape of every message on Kafka; the message key is the aggregate id. `data` is

@@ -24,6 +24,18 @@ describe('createEventParser', () => {
     expect(parsed.outcome === 'invalid' && parsed.error).toMatch(/data\.hold_id/);
   });
 
+  it('refuses what no consumer could store, rather than leaving its handler to fail every attempt: a NUL, a lone surrogate, year 0000, more seats than a hold takes', () => {
+    const errorOf = (body: unknown) => {
+      const parsed = parse(body);
+      return parsed.outcome === 'invalid' ? parsed.error : parsed.outcome;
+    };
+    expect(errorOf({ ...held, data: { ...held.data, seat_ids: ['S:A:\u00005'] } })).toMatch(/NUL character[\s\S]*data\.seat_ids\.0/);
+    expect(errorOf({ ...held, request_id: 'req_\ud800' })).toMatch(/lone surrogate[\s\S]*request_id/);
+    expect(errorOf({ ...held, occurred_at: '0000-01-01T00:00:00Z' })).toMatch(/year 0001 to 9999[\s\S]*occurred_at/);
+    expect(errorOf({ ...held, data: { ...held.data, seat_ids: Array.from({ length: 51 }, (_, seat) => `A:1:${seat + 1}`) } })).toMatch(/data\.seat_ids/);
+    expect(parse({ ...held, data: { ...held.data, seat_ids: Array.from({ length: 50 }, (_, seat) => `A:1:${seat + 1}`) } }).outcome).toBe('valid');
+  });
+
   it('refuses an envelope without a tenant', () => {
     const { account_id: _accountId, ...withoutAccount } = held;
     const parsed = parse(withoutAccount);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstUnstorableText } from '@ticketing/fields';
 import { eventEnvelopeSchema, type EventOf, type TopicDefinition } from './envelope';
 
 /** What a consumer learns from one message body checked against its topic's catalogue. */
@@ -19,6 +20,10 @@ export function createEventParser<TTopic extends TopicDefinition>(topic: TTopic)
   return (body) => {
     const envelope = eventEnvelopeSchema.safeParse(body);
     if (!envelope.success) return { outcome: 'invalid', error: z.prettifyError(envelope.error) };
+    // Text no consumer's database can store (a NUL, a lone surrogate) is as invalid as a wrong
+    // type: retried, it could only fail again.
+    const unstorable = firstUnstorableText(body);
+    if (unstorable) return { outcome: 'invalid', error: `✖ ${unstorable.why}\n  → at ${unstorable.path.map(String).join('.')}` };
     const schema = schemas.get(envelope.data.type);
     if (!schema) return { outcome: 'unknown_type', type: envelope.data.type };
     const event = schema.safeParse(body);

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { MAX_SEATS_PER_HOLD } from '../ticketing-values';
 import { defineTopic, type PayloadsOf } from './envelope';
 
 /** Seats that changed state together, all of one event. */
 export const seatChangeFactsSchema = z.object({
   event_id: z.string().min(1),
-  /** "<section>:<row>:<seat>", as catalog's seat map names them. */
-  seat_ids: z.array(z.string().min(1)).min(1),
+  /** "<section>:<row>:<seat>", as catalog's seat map names them; a hold's seats at most. */
+  seat_ids: z.array(z.string().min(1)).min(1).max(MAX_SEATS_PER_HOLD),
 });
 export type SeatChangeFacts = z.infer<typeof seatChangeFactsSchema>;
 
