@@ -174,6 +174,24 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     await waitFor('the lag to reach zero', async () => ((await lagOf(topic.name, group)) === 0 ? true : undefined));
   });
 
+  it('bounds how long an inbox transaction waits for a lock: a lock held elsewhere fails the attempt, which is retried and dead-lettered, instead of stalling the partition', async () => {
+    const [holder, client] = [await pool.connect(), await pool.connect()];
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE applied IN EXCLUSIVE MODE');
+      await client.query('BEGIN');
+      expect(await recordFirstDelivery(rawSqlClient(client), 'consumer-test', `msg_${randomUUID()}`)).toBe(true);
+      const started = Date.now();
+      await expect(client.query("INSERT INTO applied (message_id, n) VALUES ('blocked', 0)")).rejects.toMatchObject({ code: '55P03' });
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      await client.query('ROLLBACK');
+      await holder.query('ROLLBACK');
+      client.release();
+      holder.release();
+    }
+  });
+
   it('dead-letters a message as large as the broker takes, whose letter with its headers is larger, and goes on with the partition', async () => {
     const topic: TestTopic = thingHappened('large');
     const group = `consumer-test-${randomUUID()}`;
