@@ -297,10 +297,10 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
         data: { event_id: event.id, seat_ids: seatIds, hold_id: 'hold_1' },
       });
       const otherMode = { ...envelope('seat.held', ['Stalls:A:3']), mode: 'live' as const };
-      expect(await seatChanges().execute(otherMode)).toBe(false);
+      expect(await seatChanges().execute(otherMode)).toBe('no_such_event');
       const held = envelope('seat.held', ['Stalls:A:1', 'Stalls:A:2']);
-      expect(await seatChanges().execute(held)).toBe(true);
-      expect(await seatChanges().execute(held)).toBe(false);
+      expect(await seatChanges().execute(held)).toBe('applied');
+      expect(await seatChanges().execute(held)).toBe('redelivery');
       await seatChanges().execute(envelope('seat.sold', ['Stalls:A:2']));
       const map = await callUnary(seatMaps.getSeatMap.bind(seatMaps), { event_id: event.id }, claims, options);
       expect(map.sections[0]!.rows[0]!.seats.map((seat) => [seat.id, seat.status])).toEqual([

@@ -15,8 +15,11 @@ export function startSeatChangeConsumer(kafka: Kafka, groupId: string, recordSea
     topic: TICKETING_SEAT_TOPIC,
     logger,
     handle: async (change, context) => {
-      const applied = await recordSeatChange.execute(change);
-      context.logger.info({ duplicate: !applied }, 'seat change recorded');
+      const outcome = await recordSeatChange.execute(change);
+      if (outcome === 'applied') context.logger.info('seat change recorded');
+      else if (outcome === 'redelivery') context.logger.info('seat change already recorded: a redelivery');
+      // Misrouted or forged: it names an event its account and mode do not have, and changes no seat.
+      else context.logger.warn({ event_id: change.data.event_id }, 'seat change refused: its account and mode have no such event');
     },
   });
 }

@@ -7,6 +7,7 @@ import { EventRepository } from '../../repositories/event.repository';
 import { SeatMapRepository } from '../../repositories/seat-map.repository';
 
 export type SeatChange = EventOf<typeof TICKETING_SEAT_TOPIC>;
+export type SeatChangeOutcome = 'applied' | 'redelivery' | 'no_such_event';
 
 const STATUS_AFTER: Record<SeatChange['type'], SeatStatus> = {
   'seat.held': 'held',
@@ -25,14 +26,14 @@ export class RecordSeatChangeUseCase {
     private readonly consumerName: string,
   ) {}
 
-  /** True when this delivery changed the statuses; false for a redelivery or another tenant's event. */
-  execute(change: SeatChange): Promise<boolean> {
+  /** `applied`, or why not: a redelivery, or an event its tenant (account and mode) does not have. */
+  execute(change: SeatChange): Promise<SeatChangeOutcome> {
     return this.prisma.$transaction(async (tx) => {
-      if (!(await recordFirstDelivery(tx, this.consumerName, change.id))) return false;
+      if (!(await recordFirstDelivery(tx, this.consumerName, change.id))) return 'redelivery';
       const tenant = { accountId: change.account_id, mode: change.mode };
-      if (!(await new EventRepository(tx).exists(tenant, change.data.event_id))) return false;
+      if (!(await new EventRepository(tx).exists(tenant, change.data.event_id))) return 'no_such_event';
       await new SeatMapRepository(tx).setStatus(tenant, change.data.event_id, change.data.seat_ids, STATUS_AFTER[change.type]);
-      return true;
+      return 'applied';
     });
   }
 }
