@@ -38,7 +38,10 @@ export class EventSettingsRepository {
 
   /**
    * Keeps what catalog says of the tenant's event. False, changing nothing, when the event is
-   * another tenant's: a message naming the wrong account must not reach that tenant's event.
+   * another tenant's (a message naming the wrong account must not reach that tenant's event), or
+   * when the copy already says canceled or completed: catalog changes a final event no more, so a
+   * message saying otherwise is an older one, redelivered or replayed late (a black-box probe
+   * replayed a `published` after the cancellation, and the waiting room admitted buyers again).
    */
   async save(tenant: Tenant, settings: EventSettings): Promise<boolean> {
     const saved = await this.db.$executeRaw`
@@ -47,7 +50,8 @@ export class EventSettingsRepository {
       ON CONFLICT (event_id) DO UPDATE
         SET status = EXCLUDED.status, waiting_room_enabled = EXCLUDED.waiting_room_enabled,
             admission_rate_per_minute = EXCLUDED.admission_rate_per_minute, updated_at = EXCLUDED.updated_at
-        WHERE event_settings.account_id = EXCLUDED.account_id AND event_settings.mode = EXCLUDED.mode`;
+        WHERE event_settings.account_id = EXCLUDED.account_id AND event_settings.mode = EXCLUDED.mode
+          AND event_settings.status NOT IN ('canceled', 'completed')`;
     return saved === 1;
   }
 }
