@@ -5,7 +5,7 @@ import { catalogV1 } from '@ticketing/contracts';
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
-import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { createTestDatabase, waitForLockWaiters, type TestDatabase } from '@ticketing/testing';
 import { createCatalogPrisma, type PrismaClient } from '../src/db';
 import { catalogGrpcServices } from '../src/grpc/services';
 import { EventRepository } from '../src/repositories/event.repository';
@@ -182,11 +182,7 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
           await new EventRepository(tx).lock(tenantOf(claims), event.id);
           await new TierRepository(tx).create(tenantOf(claims), event.id, { name: 'GA', price: 4500, capacity: 5, sales_start_at: null, sales_end_at: null, min_per_order: 1, max_per_order: null, seated: false, rank: 0 });
           currencyChange = callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { currency: 'USD' }), claims, options).catch((error: ApiError) => error.code);
-          for (;;) {
-            const [{ waiting }] = await prisma.$queryRaw<[{ waiting: number }]>`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-            if (waiting > 0) break;
-            await new Promise((resolve) => setTimeout(resolve, 10));
-          }
+          await waitForLockWaiters(prisma);
         },
         { timeout: 10_000 },
       );

@@ -3,6 +3,7 @@ import { catalogV1 } from '@ticketing/contracts';
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
+import { waitForLockWaiters } from '@ticketing/testing';
 import type { ReservationRequest } from '../src/domain/reservation';
 import { catalogGrpcServices } from '../src/grpc/services';
 import { ReservationRepository } from '../src/repositories/reservation.repository';
@@ -157,11 +158,7 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
           await tx.$queryRaw`SELECT outcome FROM reserve_inventory_batch(${claims.tenant!.account_id}, 'test', ${eventId}, ${tierId}, ${[request.reservation_id]}::text[],
             ${['sale']}::text[], ${[3]}::int[], ${[new Date(now.getTime() + 60_000)]}::timestamptz[], ${[now]}::timestamptz[])`;
           withdrawing = withdraw(claims, request);
-          for (;;) {
-            const [{ waiting }] = await catalog.prisma.$queryRaw<[{ waiting: number }]>`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-            if (waiting > 0) break;
-            await new Promise((resolve) => setTimeout(resolve, 10));
-          }
+          await waitForLockWaiters(catalog.prisma);
         },
         { timeout: 10_000 },
       );

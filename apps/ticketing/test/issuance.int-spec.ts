@@ -13,7 +13,7 @@ import { outboxRow } from '@ticketing/kafka';
 import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
-import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { createTestDatabase, waitForLockWaiters, type TestDatabase } from '@ticketing/testing';
 import { CatalogInventory, catalogClientsAt, type CatalogClients, type EventFacts } from '../src/catalog/catalog-inventory';
 import { SoldOutMemo } from '../src/catalog/sold-out-memo';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
@@ -336,13 +336,6 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     catalogSide.double.enableWaitingRoom(eventId);
     const standing = catalogSide.double.addTier(tenantOf(claims), { price: 1000, capacity: 5, eventId }).tierId;
     const token = admissionTokens.sign({ entryId: newId('qen'), eventId }, new Date(Date.now() + 60_000));
-    const waitingOnLocks = async (count: number) => {
-      for (;;) {
-        const [{ waiting }] = await prisma.$queryRaw<[{ waiting: number }]>`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-        if (waiting >= count) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    };
     let sale!: Promise<unknown>;
     let seatHold!: Promise<unknown>;
     await prisma.$transaction(
@@ -353,14 +346,14 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
           (issued) => issued.tickets.length,
           (error: ApiError) => error.code,
         );
-        await waitingOnLocks(1);
+        await waitForLockWaiters(prisma);
         seatHold = seatHolds()
           .execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: ['S:1:1'], ttl_seconds: 0, admission_token: token })
           .then(
             (hold) => hold.status,
             (error: ApiError) => error.code,
           );
-        await Promise.race([seatHold, waitingOnLocks(2)]);
+        await Promise.race([seatHold, waitForLockWaiters(prisma, 2)]);
       },
       { timeout: 10_000 },
     );
@@ -1476,11 +1469,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
             // A ticket of the third batch is being changed elsewhere: the cancellation waits for it there.
             await tx.$queryRaw`SELECT id FROM tickets WHERE id = ${ids[1_100]} FOR UPDATE`;
             applying = apply(eventCanceled(claims, eventId));
-            for (;;) {
-              const [{ waiting }] = await prisma.$queryRaw<[{ waiting: number }]>`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-              if (waiting > 0) break;
-              await new Promise((resolve) => setTimeout(resolve, 10));
-            }
+            await waitForLockWaiters(prisma);
             // The first two batches are committed already, each in a transaction of its own.
             expect(await countCanceled()).toBe(1_000);
           },

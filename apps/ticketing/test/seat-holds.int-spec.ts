@@ -4,7 +4,7 @@ import { TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
 import { EarlyKeyClaims } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
-import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { createTestDatabase, waitForLockWaiters, type TestDatabase } from '@ticketing/testing';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { KEY_CLAIM_LEASE_SECONDS } from '../src/grpc/services';
 import { UNRECORDED_GRACE_MS } from '../src/domain/seat-hold';
@@ -221,13 +221,6 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
   it('answers holds claiming shared seats in opposite orders 409, never with a deadlock', async () => {
     const who = newTenant();
     const { eventId, tierId } = seatedEvent(who.tenant, 1, 4);
-    const waitingOnLocks = async (count: number) => {
-      for (;;) {
-        const [{ waiting }] = await prisma.$queryRaw<[{ waiting: number }]>`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-        if (waiting >= count) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    };
     // A transaction that has claimed S:1:4 and not yet committed stalls the first hold after its first seat.
     let rollBack!: () => void;
     const stalling = prisma
@@ -239,11 +232,11 @@ describe('seat holds (real PostgreSQL, catalog double)', () => {
       .catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const first = hold(who, eventId, ['S:1:1', 'S:1:4', 'S:1:3']);
-    await waitingOnLocks(1);
+    await waitForLockWaiters(prisma);
     // The second names two of its seats the other way round: claimed in that order, it would take
     // S:1:3 and wait for S:1:1, while the first, once S:1:4 is free, waits for S:1:3.
     const second = hold(who, eventId, ['S:1:3', 'S:1:1']);
-    await waitingOnLocks(2);
+    await waitForLockWaiters(prisma, 2);
     rollBack();
     await stalling;
     const outcomes = await Promise.allSettled([first, second]);
