@@ -43,6 +43,7 @@ void runService({
       () => startSeatChangeConsumer(kafka, config.KAFKA_GROUP_ID, new RecordSeatChangeUseCase(prisma, SEAT_CHANGE_INBOX), logger),
       (consumer) => consumer.disconnect(),
       logger,
+      { stoppedByItself: (consumer) => consumer.stoppedByItself },
     );
 
     return [

@@ -81,6 +81,7 @@ void runService({
       () => startCatalogEventConsumer(kafka, config.KAFKA_GROUP_ID, new RecordEventSettingsUseCase(prisma, EVENT_SETTINGS_INBOX), logger),
       (consumer) => consumer.disconnect(),
       logger,
+      { stoppedByItself: (consumer) => consumer.stoppedByItself },
     );
 
     return [

@@ -26,8 +26,9 @@ void runService({
     const consumer = startInBackground(
       'the catalog-event consumer',
       () => startCatalogEventConsumer(kafka, config.KAFKA_GROUP_ID, recordNotification, logger),
-      (started) => started.disconnect(),
+      (consumer) => consumer.disconnect(),
       logger,
+      { stoppedByItself: (consumer) => consumer.stoppedByItself },
     );
 
     return [

@@ -48,6 +48,12 @@ export interface EventConsumerOptions<TTopic extends TopicDefinition> {
 /** A running consumer; `disconnect` leaves the group and closes its other connections. */
 export interface EventConsumer {
   disconnect(): Promise<void>;
+  /**
+   * Settles with the error if kafkajs gave up on the consumer: after a crash it does not restart
+   * from (an error it takes as not retriable, such as a dead letter the broker refuses), it
+   * consumes nothing more until started again.
+   */
+  stoppedByItself: Promise<Error>;
 }
 
 /**
@@ -66,6 +72,11 @@ export async function startEventConsumer<TTopic extends TopicDefinition>(options
   const consumer = kafka.consumer({ groupId, sessionTimeout: SESSION_TIMEOUT_MS });
   const admin = kafka.admin();
   const removeLagProbe = addConsumerLagProbe(() => measureLag(admin, groupId, topic.name));
+  const stoppedByItself = new Promise<Error>((resolve) => {
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) resolve(payload.error);
+    });
+  });
   try {
     await consumer.connect();
     await consumer.subscribe({ topic: topic.name, fromBeginning: true });
@@ -76,7 +87,7 @@ export async function startEventConsumer<TTopic extends TopicDefinition>(options
     throw error;
   }
   logger.info({ topic: topic.name, group: groupId }, 'consuming');
-  return { disconnect: () => closeAll(consumer, deadLetters, admin, removeLagProbe) };
+  return { disconnect: () => closeAll(consumer, deadLetters, admin, removeLagProbe), stoppedByItself };
 }
 
 async function closeAll(consumer: Consumer, deadLetters: Producer, admin: Admin, removeLagProbe: () => void): Promise<void> {

@@ -1,4 +1,4 @@
-import { ConfigResourceTypes, type IHeaders, type Kafka, type KafkaMessage, type Producer } from 'kafkajs';
+import { ConfigResourceTypes, ConfigSource, type IHeaders, type Kafka, type KafkaMessage, type Producer } from 'kafkajs';
 
 /**
  * Where a consumer puts a message it cannot apply, so its partition moves on: `<topic>.dlq`,
@@ -35,14 +35,31 @@ const MAX_ERROR_LENGTH = 2_000;
  */
 export const DEAD_LETTER_MAX_MESSAGE_BYTES = 2 * 1_048_588;
 
-/** Lets `deadLetterTopic` take letters of up to DEAD_LETTER_MAX_MESSAGE_BYTES, whether it was just created or long ago. */
+/**
+ * Lets `deadLetterTopic` take letters of up to DEAD_LETTER_MAX_MESSAGE_BYTES, whether it was just
+ * created or long ago. It only ever raises the topic's limit, and keeps every other setting the
+ * topic has: Kafka's AlterConfigs (kafkajs has no incremental form) replaces a topic's whole set
+ * of settings, so an operator's retention or a limit raised further would otherwise be reset at
+ * every start of every consumer.
+ */
 export async function sizeDeadLetterTopic(kafka: Kafka, deadLetterTopic: string): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
+    const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: deadLetterTopic }] });
+    const settings = described.resources[0]?.configEntries ?? [];
+    const limit = settings.find((entry) => entry.configName === 'max.message.bytes');
+    if (limit !== undefined && Number(limit.configValue) >= DEAD_LETTER_MAX_MESSAGE_BYTES) return;
+    const ownSettings = settings.filter((entry) => entry.configSource === ConfigSource.TOPIC_CONFIG && entry.configName !== 'max.message.bytes');
     await admin.alterConfigs({
       validateOnly: false,
-      resources: [{ type: ConfigResourceTypes.TOPIC, name: deadLetterTopic, configEntries: [{ name: 'max.message.bytes', value: String(DEAD_LETTER_MAX_MESSAGE_BYTES) }] }],
+      resources: [
+        {
+          type: ConfigResourceTypes.TOPIC,
+          name: deadLetterTopic,
+          configEntries: [...ownSettings.map((entry) => ({ name: entry.configName, value: entry.configValue })), { name: 'max.message.bytes', value: String(DEAD_LETTER_MAX_MESSAGE_BYTES) }],
+        },
+      ],
     });
   } finally {
     await admin.disconnect();

@@ -22,7 +22,7 @@ describe('startInBackground', () => {
       },
       async (started) => void stopped.push(started),
       logger,
-      QUICK_RETRY,
+      { retry: QUICK_RETRY },
     );
 
     await until(() => attempts === 3);
@@ -42,7 +42,7 @@ describe('startInBackground', () => {
       },
       stopStarted,
       logger,
-      { initialMs: 60_000, maxMs: 60_000 },
+      { retry: { initialMs: 60_000, maxMs: 60_000 } },
     );
     await until(() => attempts === 1);
 
@@ -55,12 +55,39 @@ describe('startInBackground', () => {
   it('stops a part that finishes starting after the service began to stop', async () => {
     let finishStart: (value: string) => void = () => undefined;
     const stopped: string[] = [];
-    const part = startInBackground('the consumer', () => new Promise<string>((resolve) => (finishStart = resolve)), async (started) => void stopped.push(started), logger, QUICK_RETRY);
+    const part = startInBackground('the consumer', () => new Promise<string>((resolve) => (finishStart = resolve)), async (started) => void stopped.push(started), logger, { retry: QUICK_RETRY });
 
     const stopping = part.stop();
     finishStart('consumer');
     await stopping;
 
     expect(stopped).toEqual(['consumer']);
+  });
+
+  it('stops a part that stopped by itself and starts it again, until the service stops', async () => {
+    const parts: Array<{ name: string; stopByItself: (error: Error) => void; stoppedByItself: Promise<Error> }> = [];
+    const stopped: string[] = [];
+    const part = startInBackground(
+      'the consumer',
+      async () => {
+        let stopByItself: (error: Error) => void = () => undefined;
+        const stoppedByItself = new Promise<Error>((resolve) => (stopByItself = resolve));
+        const started = { name: `consumer ${parts.length + 1}`, stopByItself, stoppedByItself };
+        parts.push(started);
+        return started;
+      },
+      async (started) => void stopped.push(started.name),
+      logger,
+      { retry: QUICK_RETRY, stoppedByItself: (started) => started.stoppedByItself },
+    );
+    await until(() => parts.length === 1);
+
+    parts[0]!.stopByItself(new Error('The group coordinator is not aware of this member'));
+    await until(() => parts.length === 2);
+    expect(stopped).toEqual(['consumer 1']);
+
+    await part.stop();
+    expect(stopped).toEqual(['consumer 1', 'consumer 2']);
+    expect(parts).toHaveLength(2);
   });
 });
