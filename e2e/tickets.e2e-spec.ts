@@ -3,6 +3,7 @@ import { activateLive, as, createAccount } from './support/api';
 import { doorDevice } from './support/door-device';
 import { ids, walkList } from './support/lists';
 import { onSale, PRICE, sale } from './support/on-sale';
+import { restart } from './support/processes';
 import { gatewayUrl } from './support/system';
 
 describe('tickets through the gateway', () => {
@@ -244,12 +245,21 @@ describe('tickets through the gateway', () => {
     const key = (await createAccount()).secret_key;
     const api = as(key);
     const { eventId, tierId } = await onSale(api, { capacity: 500, max_per_order: 1 });
-    const outcomes = await rush(key, eventId, tierId, 2_000);
-    expect(Object.fromEntries(outcomes)).toEqual({ '200': 500, '409 sold_out': 1_500 });
+    // What the rush checks is what is sold and refused, not how fast: its last answers come 4 to
+    // 7 s after the first on this machine on a good day, and past the gateway's 10 s deadline (a
+    // 503, outcome unknown) on a busy one or with services just restarted. So the gateway waits
+    // long enough for every answer here; `npm run bench:onsale` measures the speed.
+    await restart('gateway', { GRPC_DEADLINE_MS: '60000' });
+    try {
+      const outcomes = await rush(key, eventId, tierId, 2_000);
+      expect(Object.fromEntries(outcomes)).toEqual({ '200': 500, '409 sold_out': 1_500 });
+    } finally {
+      await restart('gateway');
+    }
     expect((await api.get(`/v1/events/${eventId}/tiers`)).body.data[0]).toMatchObject({ capacity: 500, held: 0, sold: 500, available: 0 });
     const listed = await walkList(api, `/v1/tickets?event_id=${eventId}`, 100);
     expect(new Set(listed.ids).size).toBe(500);
-  }, 120_000);
+  }, 180_000);
 
   it('adds comps to the guest list: free, outside the sales limits, never past capacity', async () => {
     const api = as((await createAccount()).secret_key);
@@ -304,8 +314,8 @@ async function rush(key: string, eventId: string, tierId: string, requests: numb
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     connections: requests,
     amount: requests,
-    // Longer than the gateway's own deadline, so that every request is answered by the system.
-    timeout: 60,
+    // Longer than the gateway's deadline during the rush, so that every request is answered by the system.
+    timeout: 90,
     requests: [
       {
         setupRequest: (request) => {
