@@ -317,6 +317,40 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       expect(await outboxTypes(event.id)).toEqual(['event.created', 'tier.created', 'seatmap.updated', 'tier.updated', 'seatmap.updated', 'tier.updated']);
     });
 
+    it('ignores a seat message older than the seat’s last change: a late held after a release, a late release after a sale (decision 0014)', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      const seated = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { seated: true }), claims, options);
+      const sections = [{ label: 'Stalls', rows: [{ label: 'A', seats: ['1', '2'].map((label) => ({ label, tier_id: seated.id })) }] }];
+      await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options);
+      const publishedAt = (second: number) => new Date(Date.UTC(2026, 10, 25, 12, 0, second)).toISOString();
+      const message = (type: 'seat.held' | 'seat.sold' | 'seat.released', seatId: string, second: number) => ({
+        id: newId('msg'),
+        type,
+        account_id: claims.tenant!.account_id,
+        mode: claims.tenant!.mode,
+        occurred_at: publishedAt(second),
+        data: { event_id: event.id, seat_ids: [seatId], hold_id: `hold_${second}` },
+      });
+      const statuses = async () => (await callUnary(seatMaps.getSeatMap.bind(seatMaps), { event_id: event.id }, claims, options)).sections[0]!.rows[0]!.seats.map((seat) => seat.status);
+
+      await seatChanges().execute(message('seat.held', 'Stalls:A:1', 1));
+      await seatChanges().execute(message('seat.released', 'Stalls:A:1', 3));
+      await seatChanges().execute(message('seat.sold', 'Stalls:A:2', 5));
+      // Replayed from the dead-letter topic, or redelivered, after the seats' later changes.
+      expect(await seatChanges().execute(message('seat.held', 'Stalls:A:1', 2))).toBe('applied');
+      expect(await seatChanges().execute(message('seat.released', 'Stalls:A:2', 4))).toBe('applied');
+      expect(await statuses()).toEqual(['available', 'sold']);
+
+      // A later change still applies, to a seat released before as to one never held.
+      await seatChanges().execute(message('seat.held', 'Stalls:A:1', 6));
+      expect(await statuses()).toEqual(['held', 'sold']);
+      // A seat map may drop a seat made available again.
+      const withoutFirst = [{ label: 'Stalls', rows: [{ label: 'A', seats: [{ label: '2', tier_id: seated.id }] }] }];
+      await seatChanges().execute(message('seat.released', 'Stalls:A:1', 7));
+      expect((await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections: withoutFirst }, claims, options)).seat_count).toBe(1);
+    });
+
     it('gives each seated tier as many tickets as it has seats, and takes no capacity change for it but through the seat map', async () => {
       const claims = tenant();
       const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);

@@ -43,23 +43,22 @@ export class SeatMapRepository {
 
   /** Seats of the event that are held or sold; every other seat is available. */
   async unavailableSeats(tenant: Tenant, eventId: string): Promise<Map<string, SeatStatus>> {
-    const rows = await this.db.seatStatus.findMany({ where: { event_id: eventId, ...tenantScope(tenant) }, select: { seat_id: true, status: true } });
+    const rows = await this.db.seatStatus.findMany({ where: { event_id: eventId, status: { not: 'available' }, ...tenantScope(tenant) }, select: { seat_id: true, status: true } });
     return new Map(rows.map((row) => [row.seat_id, row.status as SeatStatus]));
   }
 
-  /** Records what ticketing published about these seats. */
-  async setStatus(tenant: Tenant, eventId: string, seatIds: readonly string[], status: SeatStatus): Promise<void> {
-    if (status === 'available') {
-      await this.db.seatStatus.deleteMany({ where: { event_id: eventId, seat_id: { in: [...seatIds] }, ...tenantScope(tenant) } });
-      return;
-    }
-    for (const seatId of seatIds) {
-      await this.db.seatStatus.upsert({
-        where: { event_id_seat_id: { event_id: eventId, seat_id: seatId } },
-        create: { event_id: eventId, seat_id: seatId, status, ...tenantScope(tenant) },
-        update: { status, updated_at: new Date() },
-      });
-    }
+  /**
+   * Records what ticketing published about these seats at `asOf`, for each seat unless a message
+   * published later already set it: Kafka delivers a topic's messages in order, but a dead letter
+   * replayed, or a message redelivered after a newer one, can arrive late.
+   */
+  async setStatus(tenant: Tenant, eventId: string, seatIds: readonly string[], status: SeatStatus, asOf: Date): Promise<void> {
+    await this.db.$executeRaw`
+      INSERT INTO seat_statuses (account_id, mode, event_id, seat_id, status, status_as_of)
+      SELECT ${tenant.accountId}, ${tenant.mode}, ${eventId}, seat_id, ${status}, ${asOf}
+      FROM unnest(${[...seatIds]}::text[]) AS seat_id
+      ON CONFLICT (event_id, seat_id) DO UPDATE SET status = EXCLUDED.status, status_as_of = EXCLUDED.status_as_of, updated_at = now()
+      WHERE seat_statuses.status_as_of IS NULL OR seat_statuses.status_as_of <= EXCLUDED.status_as_of`;
   }
 
   /**

@@ -16,7 +16,8 @@ const STATUS_AFTER: Record<SeatChange['type'], SeatStatus> = {
 };
 
 /**
- * Applies what ticketing published about seats, once however often Kafka delivers it. A message
+ * Applies what ticketing published about seats, once however often Kafka delivers it, and only
+ * over what an older message said (a late or replayed one changes nothing, decision 0014). A message
  * about an event its tenant does not own changes nothing: a misrouted message must not touch
  * another account's or mode's seats.
  */
@@ -32,7 +33,7 @@ export class RecordSeatChangeUseCase {
       if (!(await recordFirstDelivery(tx, this.consumerName, change.id))) return 'redelivery';
       const tenant = { accountId: change.account_id, mode: change.mode };
       if (!(await new EventRepository(tx).exists(tenant, change.data.event_id))) return 'no_such_event';
-      await new SeatMapRepository(tx).setStatus(tenant, change.data.event_id, change.data.seat_ids, STATUS_AFTER[change.type]);
+      await new SeatMapRepository(tx).setStatus(tenant, change.data.event_id, change.data.seat_ids, STATUS_AFTER[change.type], new Date(change.occurred_at));
       return 'applied';
     });
   }
