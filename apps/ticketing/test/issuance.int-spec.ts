@@ -258,7 +258,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const { eventId, tierId } = await onSale(claims, { capacity: 3 });
     catalogSide.double.addSeats(eventId, tierId, 1, 3);
     catalogSide.double.enableWaitingRoom(eventId);
-    await new EventSettingsRepository(prisma).save(tenantOf(claims), { event_id: eventId, status: 'published', waiting_room_enabled: true, admission_rate_per_minute: 10 });
+    await new EventSettingsRepository(prisma).save(tenantOf(claims), { event_id: eventId, status: 'published', waiting_room_enabled: true, admission_rate_per_minute: 10 }, new Date());
     const holdSeats = (seatIds: string[], fields: { purpose?: string; admission_token?: string } = {}) =>
       seatHolds().execute(claims, tenantOf(claims), { event_id: eventId, seat_ids: seatIds, ttl_seconds: 0, ...fields });
     await expect(holdSeats(['S:1:1'])).rejects.toMatchObject({ code: 'admission_token_required', status: 403 });
@@ -1014,7 +1014,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims);
     // The consumer applied event.canceled while the issuance's units were already held in catalog.
-    await new EventSettingsRepository(prisma).save(tenantOf(claims), { event_id: eventId, status: 'canceled', waiting_room_enabled: false, admission_rate_per_minute: null });
+    await new EventSettingsRepository(prisma).save(tenantOf(claims), { event_id: eventId, status: 'canceled', waiting_room_enabled: false, admission_rate_per_minute: null }, new Date());
     const issued = await issue(claims, saleRequest(eventId, tierId));
     const statuses = () => prisma.ticket.findMany({ where: { issuance_id: issued.issuance_id }, select: { status: true } });
     expect(await statuses()).toEqual([{ status: 'valid' }, { status: 'valid' }]);
@@ -1542,7 +1542,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         const owner = tenant();
         const { eventId, tierId } = await onSale(owner);
         const sold = await issue(owner, saleRequest(eventId, tierId));
-        await new EventSettingsRepository(prisma).save(tenantOf(owner), { event_id: eventId, status: 'published', waiting_room_enabled: false, admission_rate_per_minute: null });
+        await new EventSettingsRepository(prisma).save(tenantOf(owner), { event_id: eventId, status: 'published', waiting_room_enabled: false, admission_rate_per_minute: null }, new Date());
 
         expect(await apply(eventCanceled(tenant(), eventId))).toBe(false);
         expect(await statusesOf(sold.tickets.map((ticket) => ticket.id))).toEqual(Object.fromEntries(sold.tickets.map((ticket) => [ticket.id, 'valid'])));
@@ -1583,6 +1583,27 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         expect(await apply(eventCanceled(claims, eventId))).toBe(true);
         expect(await apply({ ...published, id: newId('msg') })).toBe(false);
         expect(await new EventSettingsRepository(prisma).find(tenantOf(claims), eventId)).toMatchObject({ status: 'canceled' });
+      });
+
+      it('keeps the newer waiting room when an older message about the event arrives late (a replay after the room was turned off)', async () => {
+        const claims = tenant();
+        const { eventId } = await onSale(claims);
+        const published = eventCanceled(claims, eventId, { type: 'event.updated', status: 'published' });
+        if (published.type !== 'event.updated') throw new Error(`expected event.updated, got ${published.type}`);
+        const saying = (enabled: boolean, occurredAt: string): CatalogEventChange => ({
+          ...published,
+          id: newId('msg'),
+          occurred_at: occurredAt,
+          data: { ...published.data, waiting_room: { enabled, admission_rate_per_minute: enabled ? 60 : null } },
+        });
+        const roomOf = async () => (await new EventSettingsRepository(prisma).find(tenantOf(claims), eventId))?.waiting_room_enabled;
+
+        expect(await apply(saying(true, '2026-11-25T12:00:01.000Z'))).toBe(true);
+        expect(await apply(saying(false, '2026-11-25T12:00:03.000Z'))).toBe(true);
+        expect(await apply(saying(true, '2026-11-25T12:00:02.000Z'))).toBe(false);
+        expect(await roomOf()).toBe(false);
+        expect(await apply(saying(true, '2026-11-25T12:00:04.000Z'))).toBe(true);
+        expect(await roomOf()).toBe(true);
       });
 
       it('cancels each ticket once when deliveries of the cancellation race', async () => {

@@ -66,7 +66,7 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     const tenant: Tenant = { accountId: newId('acct'), mode: 'test' };
     const eventId = newId('evt');
     catalogRooms.set(tenant, eventId, { enabled, admissionRatePerMinute: rate ?? 0 });
-    await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status: 'published', waiting_room_enabled: enabled, admission_rate_per_minute: rate });
+    await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status: 'published', waiting_room_enabled: enabled, admission_rate_per_minute: rate }, new Date());
     return { tenant, eventId };
   }
   /** What the gate answers a sale, screened, then settled as catalog held its units: with the room enabled unless told otherwise. */
@@ -109,7 +109,7 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
 
     // Half an admission earned at 1 a minute is half a second's worth at 60 a minute.
     catalogRooms.set(tenant, eventId, { enabled: true, admissionRatePerMinute: 60 });
-    await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status: 'published', waiting_room_enabled: true, admission_rate_per_minute: 60 });
+    await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status: 'published', waiting_room_enabled: true, admission_rate_per_minute: 60 }, new Date());
     expect((await room.read(callerOf(tenant), tenant, eventId, '')).state).toMatchObject({ admitted: 1, admission_rate_per_minute: 60 });
     later(1);
     expect((await room.read(callerOf(tenant), tenant, eventId, '')).state.admitted).toBe(2);
@@ -241,7 +241,7 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     const inside = await room.join(callerOf(tenant), tenant, eventId);
     for (const status of ['canceled', 'completed', 'draft']) {
       catalogRooms.set(tenant, eventId, { enabled: true, admissionRatePerMinute: 10 }, status);
-      await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status, waiting_room_enabled: true, admission_rate_per_minute: 10 });
+      await new EventSettingsRepository(prisma).save(tenant, { event_id: eventId, status, waiting_room_enabled: true, admission_rate_per_minute: 10 }, new Date());
       await expect(room.join(callerOf(tenant), tenant, eventId)).rejects.toMatchObject({ code: 'event_not_on_sale', message: `The event is ${status}; only a published event's waiting room takes newcomers.` });
     }
     const unheardOf = newId('evt');
@@ -250,7 +250,7 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     // Published a moment ago: the copy still says draft, catalog says published, and catalog is right.
     const justPublished = newId('evt');
     catalogRooms.set(tenant, justPublished, { enabled: true, admissionRatePerMinute: 10 });
-    await new EventSettingsRepository(prisma).save(tenant, { event_id: justPublished, status: 'draft', waiting_room_enabled: true, admission_rate_per_minute: 10 });
+    await new EventSettingsRepository(prisma).save(tenant, { event_id: justPublished, status: 'draft', waiting_room_enabled: true, admission_rate_per_minute: 10 }, new Date());
     expect(await room.join(callerOf(tenant), tenant, justPublished)).toMatchObject({ status: 'admitted' });
     expect((await room.read(callerOf(tenant), tenant, eventId, inside.id)).state).toMatchObject({ length: 0, admitted: 1 });
     expect(await room.leave(callerOf(tenant), tenant, eventId, inside.id)).toMatchObject({ status: 'left' });

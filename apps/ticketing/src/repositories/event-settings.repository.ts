@@ -37,21 +37,24 @@ export class EventSettingsRepository {
   }
 
   /**
-   * Keeps what catalog says of the tenant's event. False, changing nothing, when the event is
-   * another tenant's (a message naming the wrong account must not reach that tenant's event), or
-   * when the copy already says canceled or completed: catalog changes a final event no more, so a
-   * message saying otherwise is an older one, redelivered or replayed late (a black-box probe
-   * replayed a `published` after the cancellation, and the waiting room admitted buyers again).
+   * Keeps what catalog said of the tenant's event at `asOf`. False, changing nothing, when the
+   * event is another tenant's (a message naming the wrong account must not reach that tenant's
+   * event); when the copy already holds what catalog said later (Kafka delivers one event's
+   * messages in order, but a dead letter replayed, or a redelivery, can arrive after newer ones);
+   * or when the copy already says canceled or completed: catalog changes a final event no more,
+   * so a message saying otherwise is an older one (a black-box probe replayed a `published` after
+   * the cancellation, and the waiting room admitted buyers again).
    */
-  async save(tenant: Tenant, settings: EventSettings): Promise<boolean> {
+  async save(tenant: Tenant, settings: EventSettings, asOf: Date): Promise<boolean> {
     const saved = await this.db.$executeRaw`
-      INSERT INTO event_settings (event_id, account_id, mode, status, waiting_room_enabled, admission_rate_per_minute, updated_at)
-      VALUES (${settings.event_id}, ${tenant.accountId}, ${tenant.mode}, ${settings.status}, ${settings.waiting_room_enabled}, ${settings.admission_rate_per_minute}, now())
+      INSERT INTO event_settings (event_id, account_id, mode, status, waiting_room_enabled, admission_rate_per_minute, settings_as_of, updated_at)
+      VALUES (${settings.event_id}, ${tenant.accountId}, ${tenant.mode}, ${settings.status}, ${settings.waiting_room_enabled}, ${settings.admission_rate_per_minute}, ${asOf}, now())
       ON CONFLICT (event_id) DO UPDATE
         SET status = EXCLUDED.status, waiting_room_enabled = EXCLUDED.waiting_room_enabled,
-            admission_rate_per_minute = EXCLUDED.admission_rate_per_minute, updated_at = EXCLUDED.updated_at
+            admission_rate_per_minute = EXCLUDED.admission_rate_per_minute, settings_as_of = EXCLUDED.settings_as_of, updated_at = EXCLUDED.updated_at
         WHERE event_settings.account_id = EXCLUDED.account_id AND event_settings.mode = EXCLUDED.mode
-          AND event_settings.status NOT IN ('canceled', 'completed')`;
+          AND event_settings.status NOT IN ('canceled', 'completed')
+          AND (event_settings.settings_as_of IS NULL OR event_settings.settings_as_of <= EXCLUDED.settings_as_of)`;
     return saved === 1;
   }
 }

@@ -21,7 +21,7 @@ export class RecordEventSettingsUseCase {
     private readonly consumerName: string,
   ) {}
 
-  /** True when this delivery changed the copy; false for a redelivery, another tenant's event, or a message about something else. */
+  /** True when this delivery changed the copy; false for a redelivery, a message older than the copy, another tenant's event, or a message about something else. */
   async execute(change: CatalogEventChange): Promise<boolean> {
     if (!isEventChange(change)) return false;
     const facts = change.data;
@@ -33,7 +33,7 @@ export class RecordEventSettingsUseCase {
         status: facts.status,
         waiting_room_enabled: facts.waiting_room.enabled,
         admission_rate_per_minute: facts.waiting_room.admission_rate_per_minute,
-      });
+      }, new Date(change.occurred_at));
     });
     // Once the copy says canceled (which refuses changes to the tickets meanwhile), its tickets
     // follow the cancellation policy (decision 0032), a batch per transaction. Those this does not
