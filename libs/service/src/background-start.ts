@@ -57,7 +57,12 @@ export function startInBackground<T>(what: string, start: () => Promise<T>, stop
       if (failures > 0) logger.info({ attempts: failures + 1 }, `${what} started`);
       if (stopping.signal.aborted || options.stoppedByItself === undefined) return;
       const startedAt = Date.now();
-      const cause = await Promise.race([options.stoppedByItself(part).then((reason) => ({ reason })), stopRequested.then(() => null)]);
+      // Stopped by itself whether its promise settles one way or the other.
+      const stoppedByItself = options.stoppedByItself(part).then(
+        (reason: unknown) => ({ reason }),
+        (reason: unknown) => ({ reason }),
+      );
+      const cause = await Promise.race([stoppedByItself, stopRequested.then(() => null)]);
       if (cause === null) return;
       running = null;
       failures = Date.now() - startedAt > retry.maxMs ? 1 : failures + 1;
