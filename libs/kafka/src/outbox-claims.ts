@@ -61,6 +61,20 @@ export class OutboxClaims {
     );
   }
 
+  /** The relays whose claims keep others off keys now. */
+  async claimants(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ claimed_by: string }>(
+      `SELECT DISTINCT claimed_by FROM outbox_messages WHERE published_at IS NULL AND claimed_until > now() AND claimed_by IS NOT NULL`,
+    );
+    return rows.map((row) => row.claimed_by);
+  }
+
+  /** Drops the claims of relays known to be gone, so their keys need not wait out the lease; answers how many messages. */
+  async releaseClaimsOf(relayIds: string[]): Promise<number> {
+    const { rowCount } = await this.pool.query(`UPDATE outbox_messages SET claimed_by = NULL, claimed_until = NULL WHERE published_at IS NULL AND claimed_by = ANY($1::text[])`, [relayIds]);
+    return rowCount ?? 0;
+  }
+
   /** After a failed send: another relay may take the keys now rather than when the lease ends. */
   async release(messages: ClaimedMessage[]): Promise<void> {
     await this.pool.query(`UPDATE outbox_messages SET claimed_by = NULL, claimed_until = NULL WHERE position = ANY($1::bigint[]) AND claimed_by = $2`, [

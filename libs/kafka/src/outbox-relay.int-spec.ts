@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import { hostname } from 'node:os';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import pino from 'pino';
 import type { Client } from 'pg';
@@ -173,6 +174,25 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
       await Promise.all([slow.stop(), fast.stop()]);
       await producer.disconnect();
       await reader.stop();
+    }
+  });
+
+  it('takes back at start the keys a relay of this host that is gone still claims, and leaves a live relay’s to its lease', async () => {
+    const producer = createProducer(kafka);
+    const relay = new OutboxRelay({ databaseUrl: url, producer, logger, pollIntervalMs: 20 });
+    const [leftByKilled, heldByLive] = [await enqueue(`agg_${randomUUID()}`, 1), await enqueue(`agg_${randomUUID()}`, 2)];
+    // As a relay killed between its claim and its mark leaves them; a pid above pid_max has no process.
+    const claimAs = (claimant: string, id: string) => db.query(`UPDATE outbox_messages SET claimed_by = $1, claimed_until = now() + interval '60 seconds' WHERE id = $2`, [claimant, id]);
+    await claimAs(`${hostname()}/2147483647/0a1b2c3d`, leftByKilled.id);
+    await claimAs(`${hostname()}/${process.ppid}/0a1b2c3d`, heldByLive.id);
+    relay.start();
+    try {
+      await waitFor('the message the gone relay claimed to be published', async () => ((await publishedAt(leftByKilled.id)) ? true : undefined), { timeoutMs: 5_000 });
+      expect(await publishedAt(heldByLive.id)).toBeNull();
+    } finally {
+      await db.query(`UPDATE outbox_messages SET claimed_by = NULL, claimed_until = NULL WHERE id = $1`, [heldByLive.id]);
+      await relay.stop();
+      await producer.disconnect();
     }
   });
 

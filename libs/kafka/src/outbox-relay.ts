@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Kafka, Producer, TopicMessages } from 'kafkajs';
 import { Pool } from 'pg';
 import type { Logger } from '@ticketing/observability';
@@ -8,6 +6,7 @@ import { eventHeaders } from './message-headers';
 import { addOutboxBacklogProbe, publishedMessages, publishFailures } from './metrics';
 import { OutboxClaims, type ClaimedMessage } from './outbox-claims';
 import { OutboxListener } from './outbox-listener';
+import { isGoneFromThisHost, newRelayId } from './relay-identity';
 import { ensureTopics } from './topics';
 
 /** What the relay needs of a producer: it connects on demand, so a broker that is down at start-up only delays it. */
@@ -73,7 +72,7 @@ export class OutboxRelay {
     this.pool = new Pool({ connectionString: options.databaseUrl, max: 2, application_name: 'outbox-relay' });
     // An idle client that loses its server (database restart) must not crash the process.
     this.pool.on('error', (error) => options.logger.warn({ err: error }, 'outbox relay lost an idle database connection'));
-    this.claims = new OutboxClaims(this.pool, `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`);
+    this.claims = new OutboxClaims(this.pool, newRelayId());
     this.removeBacklogProbe = addOutboxBacklogProbe(() => this.claims.backlog());
     if (options.listen ?? true) this.listener = new OutboxListener(options.databaseUrl, () => this.onCommit(), options.logger);
   }
@@ -110,6 +109,7 @@ export class OutboxRelay {
    * interval; after a failure waits longer each time, and commits do not cut that wait short.
    */
   private async run(): Promise<void> {
+    await this.releaseClaimsOfGoneRelays();
     let failures = 0;
     while (this.running) {
       if (failures === 0) {
@@ -128,6 +128,23 @@ export class OutboxRelay {
         publishFailures.inc();
         this.options.logger.error({ err: error, failures }, 'outbox relay failed to publish; backing off');
       }
+    }
+  }
+
+  /**
+   * A relay killed mid-round leaves its claims, which keep every relay off those keys until the
+   * lease ends (a minute of `ticket.issued` published late after a kill, in a probe). The relay
+   * that starts next on the same host, as a crashed container's restart does, takes them back
+   * at once when their process is gone. Claims of relays elsewhere wait out their lease.
+   */
+  private async releaseClaimsOfGoneRelays(): Promise<void> {
+    try {
+      const gone = (await this.claims.claimants()).filter((claimant) => isGoneFromThisHost(claimant));
+      if (gone.length === 0) return;
+      const released = await this.claims.releaseClaimsOf(gone);
+      this.options.logger.info({ relays: gone, messages: released }, 'outbox relay took back the claims of relays that are gone');
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'outbox relay could not look for claims of relays that are gone; their keys wait for the lease to end');
     }
   }
 
