@@ -322,7 +322,7 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
       const seated = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { seated: true }), claims, options);
       const sections = [{ label: 'Stalls', rows: [{ label: 'A', seats: ['1', '2'].map((label) => ({ label, tier_id: seated.id })) }] }];
-      await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options);
+      const set = await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections }, claims, options);
       const publishedAt = (second: number) => new Date(Date.UTC(2026, 10, 25, 12, 0, second)).toISOString();
       const message = (type: 'seat.held' | 'seat.sold' | 'seat.released', seatId: string, second: number) => ({
         id: newId('msg'),
@@ -333,14 +333,20 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
         data: { event_id: event.id, seat_ids: [seatId], hold_id: `hold_${second}` },
       });
       const statuses = async () => (await callUnary(seatMaps.getSeatMap.bind(seatMaps), { event_id: event.id }, claims, options)).sections[0]!.rows[0]!.seats.map((seat) => seat.status);
+      const mapUpdatedAt = async () => (await callUnary(seatMaps.getSeatMap.bind(seatMaps), { event_id: event.id }, claims, options)).updated_at;
 
       await seatChanges().execute(message('seat.held', 'Stalls:A:1', 1));
+      // The map changed with its seat's status, not only with its layout: a client polling it sees the hold.
+      const afterHold = await mapUpdatedAt();
+      expect(new Date(afterHold).getTime()).toBeGreaterThan(new Date(set.updated_at).getTime());
       await seatChanges().execute(message('seat.released', 'Stalls:A:1', 3));
       await seatChanges().execute(message('seat.sold', 'Stalls:A:2', 5));
       // Replayed from the dead-letter topic, or redelivered, after the seats' later changes.
       expect(await seatChanges().execute(message('seat.held', 'Stalls:A:1', 2))).toBe('applied');
+      const beforeLateMessages = await mapUpdatedAt();
       expect(await seatChanges().execute(message('seat.released', 'Stalls:A:2', 4))).toBe('applied');
       expect(await statuses()).toEqual(['available', 'sold']);
+      expect(await mapUpdatedAt()).toBe(beforeLateMessages);
 
       // A later change still applies, to a seat released before as to one never held.
       await seatChanges().execute(message('seat.held', 'Stalls:A:1', 6));
@@ -369,6 +375,18 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
 
       await expect(callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: stalls.id, capacity: 10 }, claims, options)).rejects.toMatchObject({ code: 'parameter_invalid', param: 'capacity' });
       expect((await callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: standing.id, capacity: 250 }, claims, options)).capacity).toBe(250);
+
+      // A seated tier added now has no seats in the map: capacity 0 until the next seat map gives it some.
+      await expect(callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { name: 'Balcony', seated: true, capacity: 100 }), claims, options)).rejects.toMatchObject({
+        code: 'parameter_invalid',
+        param: 'capacity',
+      });
+      expect(Object.fromEntries(await capacities())).toEqual({ [stalls.name]: 3, Circle: 5, Standing: 250 });
+      const balcony = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { name: 'Balcony', seated: true, capacity: 0 }), claims, options);
+      expect(balcony).toMatchObject({ capacity: 0, held: 0, sold: 0 });
+      expect((await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { name: 'Lawn', capacity: 100 }), claims, options)).capacity).toBe(100);
+      await setTo([row('A', stalls.id, 3), row('B', circle.id, 5), row('C', balcony.id, 4)]);
+      expect(Object.fromEntries(await capacities())).toMatchObject({ Balcony: 4 });
     });
 
     it('locates seats for a sale only while their tier is on sale, and for comps on any event not canceled or completed (decision 0033)', async () => {

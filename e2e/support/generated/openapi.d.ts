@@ -2356,7 +2356,7 @@ export interface components {
              * @enum {string}
              */
             status: "valid" | "checked_in" | "refunded" | "revoked" | "canceled";
-            /** @description What the holder paid for this ticket, in minor units of `currency`; 0 for a comp. */
+            /** @description What was paid for this ticket, in minor units of `currency`: its share of the order, plus what any upgrade charged; 0 for a comp until an upgrade, which charges the new tier’s whole price. */
             price: number;
             /** @example EUR */
             currency: string;
@@ -2531,7 +2531,7 @@ export interface components {
             quantity: number;
             /** @example Artist guest list */
             reason: string;
-            /** @description The complimentary tickets, price 0. */
+            /** @description The tickets this comp issued, price 0 when issued, as they are now: one upgraded since is in its new tier at the price the upgrade charged. */
             tickets: components["schemas"]["Ticket"][];
         };
         /**
@@ -4650,7 +4650,7 @@ export interface operations {
                      */
                     price: number;
                     /**
-                     * @description Tickets the tier sells. A seated tier’s capacity follows the seat map once there is one: its number of seats.
+                     * @description Tickets the tier sells. A seated tier’s capacity follows the seat map once there is one: its number of seats. So a seated tier added to an event that has a seat map is created with capacity 0, and gets seats from the next seat map.
                      * @example 500
                      */
                     capacity: number;

@@ -47,6 +47,12 @@ export class SeatMapRepository {
     return new Map(rows.map((row) => [row.seat_id, row.status as SeatStatus]));
   }
 
+  /** When a seat of the event last changed status here (held, sold or made available again); null if none ever did. */
+  async statusesChangedAt(tenant: Tenant, eventId: string): Promise<Date | null> {
+    const changed = await this.db.seatStatus.aggregate({ where: { event_id: eventId, ...tenantScope(tenant) }, _max: { updated_at: true } });
+    return changed._max.updated_at;
+  }
+
   /**
    * Records what ticketing published about these seats at `asOf`, for each seat unless a message
    * published later already set it: Kafka delivers a topic's messages in order, but a dead letter

@@ -29,7 +29,7 @@ export const ticketResource = z
     customer: z.string().meta({ description: 'The holder: a customer id.' }),
     issuance_id: z.string().meta({ description: 'The issuance (order) the ticket came from; tickets issued together share it.' }),
     status: z.enum(TICKET_STATUSES).meta({ description: 'valid until checked in, refunded, revoked or canceled.' }),
-    price: z.number().int().meta({ description: 'What the holder paid for this ticket, in minor units of `currency`; 0 for a comp.' }),
+    price: z.number().int().meta({ description: 'What was paid for this ticket, in minor units of `currency`: its share of the order, plus what any upgrade charged; 0 for a comp until an upgrade, which charges the new tier’s whole price.' }),
     currency: z.string().meta({ example: 'EUR' }),
     code: z.string().meta({
       description:
@@ -83,7 +83,7 @@ export const compResource = z
     customer: z.string().meta({ description: 'The guest: a customer id.' }),
     quantity: z.number().int().meta({ example: 2 }),
     reason: z.string().meta({ example: 'Artist guest list' }),
-    tickets: z.array(ticketResource).meta({ description: 'The complimentary tickets, price 0.' }),
+    tickets: z.array(ticketResource).meta({ description: 'The tickets this comp issued, price 0 when issued, as they are now: one upgraded since is in its new tier at the price the upgrade charged.' }),
   })
   .meta({
     id: 'Comp',

@@ -13,7 +13,10 @@ const perOrder = wholeNumber(1, 10_000_000);
 const createTierBody = z.strictObject({
   name: text(100).meta({ example: 'General admission' }),
   price: amount,
-  capacity: wholeNumber(0, 10_000_000).meta({ description: 'Tickets the tier sells. A seated tier’s capacity follows the seat map once there is one: its number of seats.', example: 500 }),
+  capacity: wholeNumber(0, 10_000_000).meta({
+    description: 'Tickets the tier sells. A seated tier’s capacity follows the seat map once there is one: its number of seats. So a seated tier added to an event that has a seat map is created with capacity 0, and gets seats from the next seat map.',
+    example: 500,
+  }),
   currency: currency.optional().meta({ description: 'When given, must be the event’s currency.' }),
   sales_start_at: absentOrNull(dateTime),
   sales_end_at: absentOrNull(dateTime),

@@ -91,6 +91,12 @@ describe('what an upgrade costs', () => {
     }
   });
 
+  it('asks for the missing payment in minor units, as every amount is', () => {
+    expect(() => upgradePrice(ticketOf(ga, 3000), vip, { ticket_id: 'tkt_1', tier_id: vip.id, payment: null })).toThrow(
+      expect.objectContaining({ code: 'parameter_missing', param: 'payment', message: 'Missing required parameter: payment (the price difference, 2000 in minor units of EUR).' }),
+    );
+  });
+
   it('charges a comp or a discounted ticket up to the new tier’s price, and nothing for a ticket sold above it', () => {
     expect(upgradePrice(ticketOf(ga, 0), vip, request(5000))).toBe(5000);
     expect(upgradePrice(ticketOf(ga, 2400), vip, request(2600))).toBe(2600);

@@ -132,7 +132,7 @@ export function upgradePrice(from: UpgradeFrom, target: TierFacts | undefined, r
   if (target.minPerOrder > 1) throw soldInOrdersOfSeveral(target.id, `at least ${target.minPerOrder} tickets`);
   const difference = priceDifference(from, target);
   const paid = request.payment?.amount ?? 0;
-  if (difference > 0 && !request.payment) throw new ApiError('parameter_missing', `Missing required parameter: payment (the difference, ${difference} ${current.currency}).`, { param: 'payment' });
+  if (difference > 0 && !request.payment) throw new ApiError('parameter_missing', `Missing required parameter: payment (the price difference, ${difference} in minor units of ${current.currency}).`, { param: 'payment' });
   if (paid !== difference) throw new ApiError('parameter_invalid', `payment.amount must be ${difference} (minor units of ${current.currency}), the price difference.`, { param: 'payment.amount' });
   return difference;
 }

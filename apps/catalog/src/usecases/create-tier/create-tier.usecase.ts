@@ -21,6 +21,7 @@ import {
   type TierSettings,
 } from '../../domain/tier';
 import { EventRepository } from '../../repositories/event.repository';
+import { SeatMapRepository } from '../../repositories/seat-map.repository';
 import { TierRepository } from '../../repositories/tier.repository';
 
 export interface CreateTierCommand {
@@ -37,7 +38,11 @@ export interface CreateTierCommand {
   rank: number;
 }
 
-/** Adds a tier to an event that is not final, with its `tier.created` message. */
+/**
+ * Adds a tier to an event that is not final, with its `tier.created` message. A seated tier
+ * added to an event with a seat map has no seats in it yet, so its capacity must be 0 (decision
+ * 0014): the next seat map gives it seats and capacity.
+ */
 export class CreateTierUseCase {
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -60,6 +65,13 @@ export class CreateTierUseCase {
       assertEditable(event.status);
       assertEventCurrency(command.currency, event.currency);
       assertSalesWindowBeforeStart(settings, event.starts_at);
+      if (settings.seated && settings.capacity !== 0 && (await new SeatMapRepository(tx).exists(tenant, command.event_id))) {
+        throw new ApiError(
+          'parameter_invalid',
+          "This event has a seat map, and a seated tier's capacity is its number of seats in it: create the tier with capacity 0, then map seats to it (PUT /v1/events/{id}/seatmap).",
+          { param: 'capacity' },
+        );
+      }
       const tier = await new TierRepository(tx).create(tenant, command.event_id, settings);
       await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: 'tier.created', aggregateId: tier.event_id, tenant, data: toTierFacts(tier) });
       return tier;

@@ -5,7 +5,7 @@ import { seatMapView, type SeatMapView } from '../../domain/seat-map';
 import { EventRepository } from '../../repositories/event.repository';
 import { SeatMapRepository } from '../../repositories/seat-map.repository';
 
-/** The event's layout with each seat's status as ticketing last published it. */
+/** The event's layout with each seat's status as ticketing last published it, and when either last changed. */
 export class GetSeatMapUseCase {
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -16,6 +16,9 @@ export class GetSeatMapUseCase {
     if (!stored) {
       throw new ApiError('resource_missing', `Event '${eventId}' has no seat map yet; set one with PUT /v1/events/${eventId}/seatmap.`);
     }
-    return { ...seatMapView(stored.layout, await seatMaps.unavailableSeats(tenant, eventId)), updated_at: stored.updated_at };
+    const [unavailable, statusesChangedAt] = await Promise.all([seatMaps.unavailableSeats(tenant, eventId), seatMaps.statusesChangedAt(tenant, eventId)]);
+    // The map changes with its layout and with every seat's status: a client polling it compares this.
+    const updatedAt = statusesChangedAt !== null && statusesChangedAt > stored.updated_at ? statusesChangedAt : stored.updated_at;
+    return { ...seatMapView(stored.layout, unavailable), updated_at: updatedAt };
   }
 }
