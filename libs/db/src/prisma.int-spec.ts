@@ -1,28 +1,38 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { createEmptyTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { databaseUrl, ensureDatabase } from './database';
 import { prismaClientOptions } from './prisma';
+
+const adminUrl = process.env.POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 /**
  * Prisma's driver adapter, built as every service builds it, against a database whose server
  * ends its connections again and again (as a restart, a failover or `pg_terminate_backend` do).
  */
 describe("a service's database connections ended by the server", () => {
-  let database: TestDatabase;
+  const name = `connection_loss_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const url = databaseUrl(adminUrl, name);
   let admin: Client;
 
   beforeAll(async () => {
-    database = await createEmptyTestDatabase('connection_loss');
-    admin = new Client({ connectionString: database.url });
+    await ensureDatabase(adminUrl, name);
+    admin = new Client({ connectionString: url });
     await admin.connect();
   });
 
   afterAll(async () => {
     await admin.end();
-    await database.drop();
+    const server = new Client({ connectionString: adminUrl });
+    await server.connect();
+    try {
+      await server.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    } finally {
+      await server.end();
+    }
   });
 
   it('fail the statements that used them, and the process goes on with new ones', async () => {
-    const adapter = await prismaClientOptions(database.url).adapter.connect();
+    const adapter = await prismaClientOptions(url).adapter.connect();
     const uncaught: unknown[] = [];
     const recordUncaught = (error: unknown) => void uncaught.push(error);
     process.on('uncaughtException', recordUncaught);
