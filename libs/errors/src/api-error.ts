@@ -28,9 +28,17 @@ export class ApiError extends Error {
     return new ApiError('resource_missing', `No such ${resource}: '${id}'`, { param });
   }
 
-  /** A service or store the request needs did not answer (in time); the client retries. */
+  /**
+   * A service or store the request needs did not answer (in time); the client retries. A write's
+   * outcome is then unknown (it may have been carried out just before), so the message says how
+   * to retry one safely.
+   */
   static serviceUnavailable(cause?: unknown): ApiError {
-    return new ApiError('service_unavailable', 'A backing service is temporarily unavailable; retry the request shortly.', { cause });
+    return new ApiError(
+      'service_unavailable',
+      'A backing service is temporarily unavailable; retry the request shortly. A write may have been carried out: retry it with the same Idempotency-Key, which never carries it out twice.',
+      { cause },
+    );
   }
 }
 

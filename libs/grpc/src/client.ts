@@ -1,7 +1,7 @@
 import { credentials, Metadata, type CallOptions, type ChannelCredentials, type ChannelOptions, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { internalTokenFor, type InternalClaims } from '@ticketing/auth';
 import { isReplayed, writeIdempotencyMetadata, type IdempotencyMetadata } from './idempotent-call';
-import { INTERNAL_TOKEN_METADATA, MAX_MESSAGE_BYTES, REQUEST_ID_METADATA } from './server';
+import { DEADLINE_METADATA, INTERNAL_TOKEN_METADATA, MAX_MESSAGE_BYTES, REQUEST_ID_METADATA } from './server';
 import { grpcErrorToApiError } from './status-mapping';
 
 type ClientConstructor<TClient> = new (address: string, credentials: ChannelCredentials, options: ChannelOptions) => TClient;
@@ -47,6 +47,7 @@ export function callUnary<TRequest, TResponse>(
   const { idempotency } = options;
   if (idempotency) writeIdempotencyMetadata(metadata, idempotency);
   const deadline = new Date(Date.now() + options.deadlineMs);
+  metadata.set(DEADLINE_METADATA, String(deadline.getTime()));
   return new Promise((resolve, reject) => {
     const call = method(request, metadata, { deadline }, (error, response) => (error ? reject(grpcErrorToApiError(error)) : resolve(response)));
     // Response metadata arrives before the response itself, so this runs before resolve.

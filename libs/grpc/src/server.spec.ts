@@ -4,7 +4,7 @@ import { currentRequestId } from '@ticketing/observability';
 import { signInternalToken } from '@ticketing/auth';
 import type { CallContext } from './call-context';
 import { currentIdempotentCall, isReplayed, writeIdempotencyMetadata } from './idempotent-call';
-import { implementService, INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } from './server';
+import { DEADLINE_METADATA, implementService, INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } from './server';
 
 const tokenSecret = 'a-test-secret-of-enough-length';
 const options = { tokenSecret, logger: pino({ level: 'silent' }) };
@@ -28,6 +28,19 @@ describe('implementService', () => {
     const [error] = await invoke(handler, unaryCall(new Date(Date.now() - 1)));
     expect(error).toMatchObject({ code: GrpcStatus.DEADLINE_EXCEEDED });
     expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('does not run a call whose caller’s deadline has passed, though grpc-js, counting from when it read the call, gives it time', async () => {
+    const handler = jest.fn(async () => ({}));
+    // As a call that waited unread in a paused process: grpc-js restarts its relative timeout on reading it.
+    const waitedUnread = unaryCall(new Date(Date.now() + 10_000), (metadata) => metadata.set(DEADLINE_METADATA, String(Date.now() - 2_000)));
+    const [error] = await invoke(handler, waitedUnread);
+    expect(error).toMatchObject({ code: GrpcStatus.DEADLINE_EXCEEDED });
+    expect(handler).not.toHaveBeenCalled();
+    // The caller's instant alone, and either one in the future, let it run.
+    expect(await invoke(async () => ({ ok: 1 }), unaryCall(Infinity, (metadata) => metadata.set(DEADLINE_METADATA, String(Date.now() + 5_000))))).toEqual([null, { ok: 1 }]);
+    const [stillRefused] = await invoke(handler, unaryCall(Infinity, (metadata) => metadata.set(DEADLINE_METADATA, String(Date.now() - 1))));
+    expect(stillRefused).toMatchObject({ code: GrpcStatus.DEADLINE_EXCEEDED });
   });
 
   it('runs a call within its deadline, or without one', async () => {

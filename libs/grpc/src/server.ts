@@ -26,6 +26,8 @@ export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 export const INTERNAL_TOKEN_METADATA = 'x-internal-token';
 /** The request a call belongs to, for logs; beside the token so that one token serves many requests. */
 export const REQUEST_ID_METADATA = 'x-request-id';
+/** The instant (milliseconds since the epoch) the caller stops waiting for the call. */
+export const DEADLINE_METADATA = 'x-deadline-at';
 
 function metadataText(call: { metadata: Metadata }, name: string): string {
   const value = call.metadata.get(name)[0];
@@ -52,11 +54,28 @@ export interface GrpcServerOptions {
   replyDelayMs?: number;
 }
 
-/** A call's deadline as grpc-js gives it (a Date, or a number: Infinity when the call has none). */
+/**
+ * A call's deadline: the earlier of the caller's instant (`x-deadline-at`) and grpc-js's. grpc-js
+ * computes its own from the relative `grpc-timeout` header when it reads the call, so a call that
+ * waited unread in a paused or overloaded process started with its whole budget again, and ran
+ * after its caller had answered 503 (a fault probe: an issuance sold 2 s after it). The caller's
+ * instant does not move; it assumes the hosts' clocks in step, as the system does elsewhere.
+ */
 function deadlineOf(call: ServerUnaryCall<unknown, unknown>): Date | undefined {
+  const deadlines = [grpcDeadlineOf(call), callerDeadlineOf(call)].filter((deadline) => deadline !== undefined);
+  return deadlines.length === 0 ? undefined : new Date(Math.min(...deadlines));
+}
+
+/** grpc-js gives a Date, or a number: Infinity when the call has none. */
+function grpcDeadlineOf(call: ServerUnaryCall<unknown, unknown>): number | undefined {
   const deadline = call.getDeadline();
-  if (deadline instanceof Date) return deadline;
-  return Number.isFinite(deadline) ? new Date(deadline) : undefined;
+  const at = deadline instanceof Date ? deadline.getTime() : deadline;
+  return Number.isFinite(at) ? at : undefined;
+}
+
+function callerDeadlineOf(call: ServerUnaryCall<unknown, unknown>): number | undefined {
+  const at = Number(metadataText(call, DEADLINE_METADATA));
+  return Number.isSafeInteger(at) && at > 0 ? at : undefined;
 }
 
 /** The caller has given up on a call whose deadline passed: running it could only surprise them. */
