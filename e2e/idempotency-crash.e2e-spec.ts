@@ -2,7 +2,7 @@ import { createLogger } from '@ticketing/observability';
 import { connectRedis, type RedisClient } from '@ticketing/redis';
 import { waitFor } from '@ticketing/testing';
 import { as, createAccount, type ApiResponse } from './support/api';
-import { onSale, sale } from './support/on-sale';
+import { onSale, PRICE, sale } from './support/on-sale';
 import { queryServiceDatabase } from './support/databases';
 import { isRunning, kill, restart } from './support/processes';
 import { readPids } from './support/system';
@@ -144,4 +144,31 @@ describe('idempotency: one write per key when a process dies or Redis forgets', 
     const keys = await queryServiceDatabase<{ id: string }>('identity', "SELECT id FROM api_keys WHERE account_id = $1 AND label = 'Box office'", [account.account_id]);
     expect(keys).toHaveLength(1);
   });
+
+  it('does not carry out a sale that waited unread in a paused ticketing past the gateway’s deadline (decision 0025)', async () => {
+    const account = await createAccount();
+    const api = as(account.secret_key);
+    const { eventId, tierId } = await onSale(api, { capacity: 2 });
+    await restart('gateway', { GRPC_DEADLINE_MS: '2000' });
+    try {
+      // The gateway's channel to ticketing is open, so the sale reaches ticketing's socket while
+      // ticketing is paused; the gateway gives up after 2 s.
+      expect((await api.get('/v1/tickets')).status).toBe(200);
+      const ticketing = readPids().ticketing!;
+      process.kill(ticketing, 'SIGSTOP');
+      let told: ApiResponse;
+      try {
+        told = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId));
+      } finally {
+        process.kill(ticketing, 'SIGCONT');
+      }
+      expect(told.status).toBe(503);
+      // Resumed, ticketing reads the first sale before this one: had it run it, it would have sold the whole tier.
+      const next = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { payment: { type: 'external', reference: 'order-2', amount: 2 * PRICE } }));
+      expect(next.status).toBe(200);
+      expect(await queryServiceDatabase('ticketing', 'SELECT id FROM issuances WHERE account_id = $1', [account.account_id])).toEqual([{ id: next.body.id }]);
+    } finally {
+      await restart('gateway');
+    }
+  }, 60_000);
 });
