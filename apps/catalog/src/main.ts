@@ -1,5 +1,5 @@
 import { CATALOG_DISCOUNT_TOPIC, CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC } from '@ticketing/contracts';
-import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
+import { isDatabaseUnavailable, startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createKafka, createProducer, OutboxRelay, startPublishing } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { loadCatalogConfig } from './config';
@@ -34,7 +34,7 @@ void runService({
       grpcPort: config.GRPC_PORT,
       opsPort: config.OPS_PORT,
       logger,
-      services: catalogGrpcServices(prisma, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger, replyDelayMs: config.REPLY_DELAY_MS }),
+      services: catalogGrpcServices(prisma, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger, unavailableWhen: isDatabaseUnavailable, replyDelayMs: config.REPLY_DELAY_MS }),
       isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
     // Seat changes wait in the topic while the consumer joins its group; gRPC serves meanwhile.

@@ -1,5 +1,5 @@
 import { identityV1 } from '@ticketing/contracts';
-import { idempotentWrites, startIdempotencySweeper } from '@ticketing/db';
+import { idempotentWrites, isDatabaseUnavailable, startIdempotencySweeper } from '@ticketing/db';
 import { currentIdempotentCall, implementService } from '@ticketing/grpc';
 import { connectRedis } from '@ticketing/redis';
 import { runService, startEndpoints } from '@ticketing/service';
@@ -28,6 +28,7 @@ void runService({
           implementation: implementService<identityV1.IdentityServiceServer>(identityGrpcHandlers(idempotentWrites(prisma, currentIdempotentCall), new KeyCache(redis)), {
             tokenSecret: config.INTERNAL_TOKEN_SECRET,
             logger,
+            unavailableWhen: isDatabaseUnavailable,
           }),
         },
       ],

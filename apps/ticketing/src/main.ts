@@ -1,6 +1,6 @@
 import { TICKETING_QUEUE_TOPIC, TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
 import { connectRedis } from '@ticketing/redis';
-import { startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
+import { isDatabaseUnavailable, startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createKafka, createProducer, OutboxRelay, startPublishing } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
@@ -72,7 +72,7 @@ void runService({
       grpcPort: config.GRPC_PORT,
       opsPort: config.OPS_PORT,
       logger,
-      services: ticketingGrpcServices(prisma, dependencies, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger }),
+      services: ticketingGrpcServices(prisma, dependencies, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger, unavailableWhen: isDatabaseUnavailable }),
       isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
     // Catalog's event messages wait in the topic while the consumer joins its group; gRPC serves meanwhile.

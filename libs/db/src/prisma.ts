@@ -46,7 +46,16 @@ export function tenantScope(tenant: Tenant): { account_id: string; mode: Tenant[
 /** What Prisma reports of a failed query, raw or not. */
 interface PrismaQueryError {
   code?: unknown;
-  meta?: { driverAdapterError?: { cause?: { kind?: unknown } } };
+  message?: unknown;
+  meta?: { driverAdapterError?: { cause?: DriverAdapterCause } };
+  /** Set when the driver adapter's own error arrives unwrapped (a transaction that could not begin, say). */
+  cause?: unknown;
+}
+
+/** The driver adapter's account of a failure: its kind, and PostgreSQL's SQLSTATE for kind `postgres`. */
+interface DriverAdapterCause {
+  kind?: unknown;
+  originalCode?: unknown;
 }
 
 /**
@@ -57,4 +66,29 @@ export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, meta } = error as PrismaQueryError;
   return code === 'P2002' || (code === 'P2010' && meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation');
+}
+
+/** Prisma's codes for a server it cannot reach, a connection the server closed, and no pooled connection in time. */
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1017', 'P2024']);
+/** The driver adapter's kinds for the same. */
+const UNAVAILABLE_KINDS = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections']);
+/** PostgreSQL's: connection exceptions (class 08), too many connections, and a server shutting down, crashed or starting. */
+const UNAVAILABLE_SQLSTATE = /^(08...|53300|57P0[1-3])$/;
+/** node-postgres's own words for a connection that ended under a statement. */
+const UNAVAILABLE_DRIVER_MESSAGES = ['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable'];
+
+/**
+ * The database did not answer: the server ended or refused the connection (a restart, a
+ * failover, `pg_terminate_backend`), or no connection was free in time. A statement's outcome is
+ * then unknown, as a timeout's is, and a retry shortly may succeed: the service answers
+ * UNAVAILABLE, which the gateway makes a 503, instead of an internal error.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message, meta, name, cause: ownCause } = error as PrismaQueryError & { name?: unknown };
+  const cause = meta?.driverAdapterError?.cause ?? (name === 'DriverAdapterError' ? (ownCause as DriverAdapterCause | undefined) : undefined);
+  if (typeof code === 'string' && UNAVAILABLE_PRISMA_CODES.has(code)) return true;
+  if (typeof cause?.kind === 'string' && UNAVAILABLE_KINDS.has(cause.kind)) return true;
+  if (cause?.kind === 'postgres' && typeof cause.originalCode === 'string' && UNAVAILABLE_SQLSTATE.test(cause.originalCode)) return true;
+  return typeof message === 'string' && UNAVAILABLE_DRIVER_MESSAGES.some((words) => message.includes(words));
 }

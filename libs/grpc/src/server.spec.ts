@@ -43,6 +43,23 @@ describe('implementService', () => {
     expect(stillRefused).toMatchObject({ code: GrpcStatus.DEADLINE_EXCEEDED });
   });
 
+  it('answers UNAVAILABLE for a failure its service names a dependency not answering, and INTERNAL for any other', async () => {
+    const service = implementService<{ createThing: (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void }>(
+      {
+        createThing: async () => {
+          throw new Error('Connection terminated unexpectedly');
+        },
+      },
+      { ...options, unavailableWhen: (error) => error instanceof Error && error.message === 'Connection terminated unexpectedly' },
+    );
+    const [unavailable] = await new Promise<Parameters<sendUnaryData<unknown>>>((resolve) => service.createThing(unaryCall(Infinity), (...args) => resolve(args)));
+    expect(unavailable).toMatchObject({ code: GrpcStatus.UNAVAILABLE });
+    const [internal] = await invoke(async () => {
+      throw new Error('Cannot read properties of undefined');
+    }, unaryCall(Infinity));
+    expect(internal).toMatchObject({ code: GrpcStatus.INTERNAL });
+  });
+
   it('runs a call within its deadline, or without one', async () => {
     expect(await invoke(async () => ({ ok: 1 }), unaryCall(new Date(Date.now() + 5_000)))).toEqual([null, { ok: 1 }]);
     expect(await invoke(async () => ({ ok: 2 }), unaryCall(Infinity))).toEqual([null, { ok: 2 }]);

@@ -48,6 +48,12 @@ export interface GrpcServerOptions {
   tokenSecret: string;
   logger: Logger;
   /**
+   * Errors that mean a dependency did not answer (the service's database: `isDatabaseUnavailable`
+   * of libs/db): the call answers UNAVAILABLE, which the gateway makes a 503 the client retries,
+   * instead of an internal error.
+   */
+  unavailableWhen?: (error: unknown) => boolean;
+  /**
    * Test only: holds every successful reply this long after its handler (and its commit)
    * finished, so a crash test can kill the service between the commit and the reply.
    */
@@ -93,7 +99,8 @@ function idempotentCallOf(call: ServerUnaryCall<unknown, unknown>, context: Call
 /**
  * Adapts async handlers to grpc-js: every call must carry a valid gateway-signed token, a call
  * past its deadline is not run, a call with an Idempotency-Key runs as an IdempotentCall, an
- * ApiError becomes a status with its code in trailers, anything else is logged and hidden.
+ * ApiError becomes a status with its code in trailers, a dependency that did not answer becomes
+ * UNAVAILABLE (the gateway's 503), anything else is logged and hidden.
  * Handlers run in their request id's scope (what they publish carries it), and each call ends
  * with one log line naming its request id, so a search for the id finds the service's part.
  */
@@ -135,6 +142,12 @@ export function implementService<TServer extends UntypedServiceImplementation>(
           if (error instanceof ApiError) {
             logCall(error.code);
             callback(apiErrorToGrpc(error));
+            return;
+          }
+          if (options.unavailableWhen?.(error)) {
+            logCall('unavailable');
+            options.logger.warn({ err: error, request_id: context.requestId, rpc: name }, 'a dependency did not answer; the caller is told to retry');
+            callback({ code: GrpcStatus.UNAVAILABLE, details: 'a dependency did not answer' });
             return;
           }
           logCall('internal_error');
