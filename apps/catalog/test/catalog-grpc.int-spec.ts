@@ -8,8 +8,11 @@ import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, waitForLockWaiters, type TestDatabase } from '@ticketing/testing';
 import { createCatalogPrisma, type PrismaClient } from '../src/db';
 import { catalogGrpcServices } from '../src/grpc/services';
+import { DiscountTargetRepository } from '../src/repositories/discount-target.repository';
+import { DiscountRepository } from '../src/repositories/discount.repository';
 import { EventRepository } from '../src/repositories/event.repository';
 import { TierRepository } from '../src/repositories/tier.repository';
+import { CreateDiscountUseCase } from '../src/usecases/create-discount/create-discount.usecase';
 import { RecordSeatChangeUseCase } from '../src/usecases/record-seat-change/record-seat-change.usecase';
 import { createEventRequest, createTierRequest, listEventsRequest, updateEventRequest, venue } from './support/requests';
 
@@ -170,6 +173,34 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
         code: 'parameter_invalid',
         param: 'ends_at',
       });
+    });
+
+    it('keeps the currency while a discount of a fixed amount names the event, and refuses a change that waited for such a discount being written (decision 0011)', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest({ currency: 'JPY' }), claims, options);
+      const discounts = new CreateDiscountUseCase(prisma);
+      await discounts.execute(tenantOf(claims), { code: '', percent_off: 10, currency: '', applies_to: { event_ids: [event.id], tier_ids: [] }, valid_from: '', valid_until: '' });
+      expect((await callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { currency: 'EUR' }), claims, options)).currency).toBe('EUR');
+      const fixed = await discounts.execute(tenantOf(claims), { code: '', amount_off: 500, currency: 'EUR', applies_to: { event_ids: [event.id], tier_ids: [] }, valid_from: '', valid_until: '' });
+      await expect(callUnary(events.updateEvent.bind(events), updateEventRequest(event.id, { currency: 'JPY' }), claims, options)).rejects.toMatchObject({
+        code: 'event_currency_locked',
+        param: 'currency',
+        message: expect.stringContaining(fixed.id),
+      });
+
+      const other = await callUnary(events.createEvent.bind(events), createEventRequest({ currency: 'EUR' }), claims, options);
+      let currencyChange!: Promise<unknown>;
+      await prisma.$transaction(
+        async (tx) => {
+          // A discount being written for the event holds its shared lock, as creating or changing one does, when the change arrives.
+          await new DiscountTargetRepository(tx).find(tenantOf(claims), { event_ids: [other.id], tier_ids: [] });
+          await new DiscountRepository(tx).create(tenantOf(claims), { code: null, value: { percent_off: null, amount_off: 700, currency: 'EUR' }, event_ids: [other.id], tier_ids: [], valid_from: null, valid_until: null, max_redemptions: null, max_redemptions_per_customer: null });
+          currencyChange = callUnary(events.updateEvent.bind(events), updateEventRequest(other.id, { currency: 'USD' }), claims, options).catch((error: ApiError) => error.code);
+          await waitForLockWaiters(prisma);
+        },
+        { timeout: 10_000 },
+      );
+      expect(await currencyChange).toBe('event_currency_locked');
     });
 
     it('refuses a currency change that waited for the lock of a tier being created, once the tier is in', async () => {

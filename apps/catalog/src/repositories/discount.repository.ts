@@ -58,6 +58,15 @@ export class DiscountRepository {
     return toCatalogDiscount(row);
   }
 
+  /** A discount of a fixed amount that names the event (its currency is the event's), if any. */
+  async findAmountOffNaming(tenant: Tenant, eventId: string): Promise<{ id: string; currency: string } | null> {
+    const found = await this.db.discount.findFirst({
+      where: { event_ids: { has: eventId }, amount_off: { not: null }, ...tenantScope(tenant) },
+      select: { id: true, currency: true },
+    });
+    return found && { id: found.id, currency: found.currency! };
+  }
+
   async findById(tenant: Tenant, id: string): Promise<CatalogDiscount | null> {
     const row = await this.db.discount.findUnique({ where: { id, ...tenantScope(tenant) }, select: discountColumns });
     return row && toCatalogDiscount(row);

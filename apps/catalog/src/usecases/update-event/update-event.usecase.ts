@@ -2,7 +2,7 @@ import type { Tenant } from '@ticketing/auth';
 import { CATALOG_EVENT_TOPIC, type CatalogEventPayloads } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { enqueueEvent } from '@ticketing/kafka';
-import type { PrismaClient } from '../../db';
+import type { CatalogDb, PrismaClient } from '../../db';
 import {
   assertEndsAfterStart,
   validCategory,
@@ -22,6 +22,7 @@ import {
 } from '../../domain/event';
 import { toEventFacts } from '../../domain/event-facts';
 import { assertTransition, eventStatus, isFinal, type EventStatus } from '../../domain/event-status';
+import { DiscountRepository } from '../../repositories/discount.repository';
 import { EventRepository } from '../../repositories/event.repository';
 import { TierRepository } from '../../repositories/tier.repository';
 import { assertOrganizationExists } from '../event-organization';
@@ -101,9 +102,7 @@ export class UpdateEventUseCase {
         if (Object.keys(changes).length === 0) return (await events.findById(tenant, command.id))!;
         throw new ApiError('event_finalized', `The event is ${locked.status}; it can no longer change.`);
       }
-      if (changes.currency !== undefined && changes.currency !== locked.currency && (await events.hasTiers(command.id))) {
-        throw new ApiError('event_currency_locked', `The event has tiers priced in ${locked.currency}; its currency can no longer change.`, { param: 'currency' });
-      }
+      if (changes.currency !== undefined && changes.currency !== locked.currency) await assertCurrencyFree(tx, tenant, command.id, locked.currency);
       if (changes.organization_id !== undefined) await assertOrganizationExists(tx, tenant, changes.organization_id);
       assertEndsAfterStart({ starts_at: changes.starts_at ?? locked.starts_at, ends_at: changes.ends_at === undefined ? locked.ends_at : changes.ends_at });
       if (changes.starts_at !== undefined) await assertTiersStillSell(new TierRepository(tx), tenant, command.id, changes.starts_at);
@@ -111,5 +110,25 @@ export class UpdateEventUseCase {
       await enqueueEvent(tx, { topic: CATALOG_EVENT_TOPIC, type: messageType(locked.status, status), aggregateId: event.id, tenant, data: toEventFacts(event) });
       return event;
     });
+  }
+}
+
+/**
+ * An event's currency can change only while nothing is priced in it: no tier, and no discount of
+ * a fixed amount naming the event (an amount applies only in its currency, decision 0011). Both
+ * are read after the event's lock: a tier's creation takes the same lock, and a discount's
+ * creation or change shares it (DiscountTargetRepository), so neither can slip in meanwhile.
+ */
+async function assertCurrencyFree(tx: CatalogDb, tenant: Tenant, eventId: string, currency: string): Promise<void> {
+  if (await new EventRepository(tx).hasTiers(eventId)) {
+    throw new ApiError('event_currency_locked', `The event has tiers priced in ${currency}; its currency can no longer change.`, { param: 'currency' });
+  }
+  const discount = await new DiscountRepository(tx).findAmountOffNaming(tenant, eventId);
+  if (discount) {
+    throw new ApiError(
+      'event_currency_locked',
+      `Discount '${discount.id}' takes a fixed amount in ${discount.currency} off this event; its currency can no longer change. Remove the event from that discount's applies_to first.`,
+      { param: 'currency' },
+    );
   }
 }
