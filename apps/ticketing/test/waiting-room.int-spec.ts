@@ -265,6 +265,17 @@ describe('waiting room (real Redis, real PostgreSQL)', () => {
     expect((await room.read(callerOf(tenant), tenant, eventId, '')).state).toMatchObject({ length: 1, admitted: 1, admission_rate_per_minute: 1 });
   });
 
+  it('says an admission ends when its token stops being accepted: the token’s expiry, a whole second', async () => {
+    const { tenant, eventId } = await eventWithRoom(10);
+    now = new Date(now.getTime() + 750);
+    const entry = await room.join(callerOf(tenant), tenant, eventId);
+    expect(entry.admitted_at).toEqual(now);
+    // Ten minutes after admission, down to the second the token's `exp` can say.
+    expect(entry.admission_expires_at).toEqual(new Date(Math.floor((now.getTime() + 600_000) / 1000) * 1000));
+    expect(tokens.verify(tokens.sign({ entryId: entry.id, eventId }, entry.admission_expires_at!))?.expiresAt).toEqual(entry.admission_expires_at);
+    later(0.25); // back on a whole second, as the tests after this one expect
+  });
+
   it('lets through issuance only with a valid token to the event, while the room is enabled', async () => {
     const { tenant, eventId } = await eventWithRoom(10);
     const entry = await room.join(callerOf(tenant), tenant, eventId);

@@ -195,7 +195,8 @@ export class QueueStore {
       position: stored.status === 'waiting' ? (stored.position ?? null) : null,
       joined_at: new Date(stored.joined_at),
       admitted_at: admittedAt,
-      admission_expires_at: admittedAt && new Date(admittedAt.getTime() + this.admissionTtlMs),
+      // The admission token's expiry is in whole seconds (a JWT's `exp`): the entry says that instant, not one up to a second later.
+      admission_expires_at: admittedAt && new Date(Math.floor((admittedAt.getTime() + this.admissionTtlMs) / 1000) * 1000),
     };
   }
 }
