@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /** Relays this process made (one per service, more in tests): alive, though they share its pid. */
@@ -28,12 +29,31 @@ export function isGoneFromThisHost(claimant: string): boolean {
   return !processExists(pid);
 }
 
+/**
+ * Whether a process with that pid runs. A killed process whose parent has not reaped it yet (a
+ * zombie) does not: it answers a signal but runs nothing, and a shell as a container's PID 1 can
+ * leave one for a long while (a probe's relaunched relay waited out the lease behind one).
+ */
 function processExists(pid: number): boolean {
+  const state = linuxProcessState(pid);
+  if (state !== undefined) return state !== null && state !== 'Z';
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     // EPERM: a process of another user has that pid.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The process's state letter from /proc (R, S, Z…), null when there is no such process, undefined where /proc is not. */
+function linuxProcessState(pid: number): string | null | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "<pid> (<command>) <state> …": the command may itself hold spaces or parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return null;
   }
 }
