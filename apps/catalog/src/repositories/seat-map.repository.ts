@@ -41,16 +41,15 @@ export class SeatMapRepository {
     return (await this.db.seatMap.count({ where: { event_id: eventId, ...tenantScope(tenant) } })) > 0;
   }
 
-  /** Seats of the event that are held or sold; every other seat is available. */
-  async unavailableSeats(tenant: Tenant, eventId: string): Promise<Map<string, SeatStatus>> {
-    const rows = await this.db.seatStatus.findMany({ where: { event_id: eventId, status: { not: 'available' }, ...tenantScope(tenant) }, select: { seat_id: true, status: true } });
-    return new Map(rows.map((row) => [row.seat_id, row.status as SeatStatus]));
-  }
-
-  /** When a seat of the event last changed status here (held, sold or made available again); null if none ever did. */
-  async statusesChangedAt(tenant: Tenant, eventId: string): Promise<Date | null> {
-    const changed = await this.db.seatStatus.aggregate({ where: { event_id: eventId, ...tenantScope(tenant) }, _max: { updated_at: true } });
-    return changed._max.updated_at;
+  /**
+   * The event's seats that are held or sold (every other seat is available), and when a seat last
+   * changed status here, made available again included; null if none ever did.
+   */
+  async seatStatuses(tenant: Tenant, eventId: string): Promise<{ unavailable: Map<string, SeatStatus>; changedAt: Date | null }> {
+    const rows = await this.db.seatStatus.findMany({ where: { event_id: eventId, ...tenantScope(tenant) }, select: { seat_id: true, status: true, updated_at: true } });
+    const unavailable = new Map(rows.filter((row) => row.status !== 'available').map((row) => [row.seat_id, row.status as SeatStatus]));
+    const changedAt = rows.reduce<Date | null>((latest, row) => (latest === null || row.updated_at > latest ? row.updated_at : latest), null);
+    return { unavailable, changedAt };
   }
 
   /**

@@ -16,9 +16,9 @@ export class GetSeatMapUseCase {
     if (!stored) {
       throw new ApiError('resource_missing', `Event '${eventId}' has no seat map yet; set one with PUT /v1/events/${eventId}/seatmap.`);
     }
-    const [unavailable, statusesChangedAt] = await Promise.all([seatMaps.unavailableSeats(tenant, eventId), seatMaps.statusesChangedAt(tenant, eventId)]);
+    const { unavailable, changedAt } = await seatMaps.seatStatuses(tenant, eventId);
     // The map changes with its layout and with every seat's status: a client polling it compares this.
-    const updatedAt = statusesChangedAt !== null && statusesChangedAt > stored.updated_at ? statusesChangedAt : stored.updated_at;
+    const updatedAt = changedAt !== null && changedAt > stored.updated_at ? changedAt : stored.updated_at;
     return { ...seatMapView(stored.layout, unavailable), updated_at: updatedAt };
   }
 }

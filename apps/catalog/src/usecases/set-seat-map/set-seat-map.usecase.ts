@@ -63,7 +63,7 @@ export class SetSeatMapUseCase {
       const seatMaps = new SeatMapRepository(tx);
       await seatMaps.lockForChange(eventId);
       const previous = await seatMaps.find(tenant, eventId);
-      const unavailable = await seatMaps.unavailableSeats(tenant, eventId);
+      const { unavailable } = await seatMaps.seatStatuses(tenant, eventId);
       const located = await seatMaps.locatedWithin(eventId, LOCATED_SEAT_GUARD_SECONDS);
       const before = previous ? seatTiers(previous.layout) : new Map<string, string>();
       const after = seatTiers(layout);
