@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { assertPortsFree } from '../tools/system/launch';
+import { assertPortsFree, waitForHttp } from '../tools/system/launch';
 import { repoRoot, servicePorts } from '../tools/system/services';
 
 /**
@@ -40,6 +40,14 @@ async function waitForOutput(run: StartRun, text: string, timeoutMs: number): Pr
   }
 }
 
+/** The pid of the run's process for one service (the services are npm start's own children). */
+function servicePid(run: StartRun, service: string): number {
+  const children = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(run.process.pid)], { encoding: 'utf8' });
+  const line = children.split('\n').find((entry) => entry.includes(`apps/${service}/dist/main.js`));
+  if (!line) throw new Error(`no ${service} process under npm start (pid ${run.process.pid}):\n${children}`);
+  return Number(line.trim().split(/\s+/)[0]);
+}
+
 async function stop(run: StartRun): Promise<number | null> {
   run.process.kill('SIGINT');
   return run.exited;
@@ -51,12 +59,19 @@ describe('npm start', () => {
     for (const run of runs) if (run.process.exitCode === null && run.process.signalCode === null) run.process.kill('SIGKILL');
   });
 
-  it('brings the system up, refuses a second copy on the same ports, stops everything on Ctrl-C, and starts again', async () => {
+  it('brings the system up, starts again a service that dies, refuses a second copy on the same ports, stops everything on Ctrl-C, and starts again', async () => {
     const first = npmStart();
     runs.push(first);
     await waitForOutput(first, 'The API is up', 150_000);
     expect(first.output.join('')).toContain('gRPC contracts match proto/');
     expect((await fetch(healthUrl)).status).toBe(200);
+
+    const killed = servicePid(first, 'scanning');
+    process.kill(killed, 'SIGKILL');
+    await waitForOutput(first, 'scanning exited unexpectedly (signal SIGKILL', 10_000);
+    await waitForOutput(first, 'scanning started again', 10_000);
+    expect(servicePid(first, 'scanning')).not.toBe(killed);
+    await waitForHttp(`http://127.0.0.1:${servicePorts(PORT_OFFSET).scanning.OPS_PORT}/readyz`, 30_000);
 
     const second = npmStart();
     runs.push(second);

@@ -1,13 +1,14 @@
 /**
  * `npm start`: sets everything up (gRPC contracts generated from proto/, infrastructure,
  * databases, migrations, Prisma clients), then runs all seven services as separate processes
- * with their logs interleaved. Ctrl-C stops them gracefully, then the broker if this run
- * started it.
+ * with their logs interleaved, starting again any that exits on its own (system/supervisor.ts).
+ * Ctrl-C stops them gracefully, then the broker if this run started it.
  */
 import { ensureContractsGenerated } from './codegen/proto';
 import { setup } from './setup';
-import { assertPortsFree, launchAll, stopServices, waitForSystem } from './system/launch';
+import { assertPortsFree, launchAll, launchService, stopServices, waitForSystem } from './system/launch';
 import { servicePorts } from './system/services';
+import { Supervisor } from './system/supervisor';
 
 /** PORT_OFFSET shifts every service's ports, so a second copy can run beside the first. */
 function portOffset(): number {
@@ -23,12 +24,13 @@ async function main(): Promise<void> {
   console.log(`setup     | gRPC contracts ${regenerated.length > 0 ? `regenerated from proto/ (${regenerated.join(', ')})` : 'match proto/'}`);
   const infrastructure = await setup((line) => console.log(`setup     | ${line}`));
   const running = await launchAll({ portOffset: offset });
+  let stopRunningServices = () => stopServices(running);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     console.log('stopping services…');
-    await stopServices(running);
+    await stopRunningServices();
     await infrastructure.stop();
     process.exit(0);
   };
@@ -38,19 +40,18 @@ async function main(): Promise<void> {
   try {
     await waitForSystem(running, offset);
   } catch (error) {
+    if (stopping) return; // Ctrl-C while starting: stop() is already taking everything down
     console.error(`${(error as Error).message}. Its log lines above say why (a port already in use means another copy is running).`);
     stopping = true;
     await stopServices(running);
     await infrastructure.stop();
     process.exit(1);
   }
+  if (stopping) return;
+  const supervisor = new Supervisor(running, (name) => launchService(name, { portOffset: offset }), (line) => console.error(line));
+  stopRunningServices = () => supervisor.stop();
   const port = servicePorts(offset).gateway.PORT;
   console.log(`\nThe API is up: http://127.0.0.1:${port}/v1/health — docs at http://127.0.0.1:${port}/v1/docs (Ctrl-C stops everything)\n`);
-  for (const service of running) {
-    void service.exited.then((code) => {
-      if (!stopping) console.error(`${service.name} exited unexpectedly (code ${code}); see its log lines above.`);
-    });
-  }
 }
 
 main().catch((error: unknown) => {
