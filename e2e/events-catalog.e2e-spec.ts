@@ -185,6 +185,7 @@ describe('events: the full catalog resource through the gateway', () => {
       ['ends when it starts', { ...base, ends_at: '2027-06-01T20:00:00Z' }, 'parameter_invalid', 'ends_at'],
       ['unknown time zone', { ...base, venue: { name: 'V', timezone: 'Mars/Olympus_Mons' } }, 'parameter_invalid', 'venue.timezone'],
       ['three-letter country', { ...base, venue: { name: 'V', country: 'NLD' } }, 'parameter_invalid', 'venue.country'],
+      ['unassigned country code', { ...base, venue: { name: 'V', country: 'ZZ' } }, 'parameter_invalid', 'venue.country'],
       ['venue without a name', { ...base, venue: { city: 'Utrecht' } }, 'parameter_missing', 'venue.name'],
       ['unknown venue field', { ...base, venue: { name: 'V', capacity: 400 } }, 'parameter_unknown', 'venue.capacity'],
       ['enabled room without a rate', { ...base, waiting_room: { enabled: true } }, 'parameter_missing', 'waiting_room.admission_rate_per_minute'],

@@ -3640,7 +3640,10 @@ export interface operations {
                         address?: string;
                         /** @example Amsterdam */
                         city?: string;
-                        /** @example NL */
+                        /**
+                         * @description ISO 3166-1 alpha-2 country code (or XK), in any letter case; stored upper case.
+                         * @example NL
+                         */
                         country?: string;
                         /**
                          * @description IANA time zone.
@@ -3946,7 +3949,10 @@ export interface operations {
                         address?: string;
                         /** @example Amsterdam */
                         city?: string;
-                        /** @example NL */
+                        /**
+                         * @description ISO 3166-1 alpha-2 country code (or XK), in any letter case; stored upper case.
+                         * @example NL
+                         */
                         country?: string;
                         /**
                          * @description IANA time zone.

@@ -69,7 +69,7 @@ describe('validVenue', () => {
     });
   });
 
-  it.each(['N', 'NLD', 'N1', 'Netherlands', ' NL', '  '])('refuses country %p naming venue.country', (country) => {
+  it.each(['N', 'NLD', 'N1', 'Netherlands', ' NL', '  ', 'ZZ', 'UK', 'EU', 'XX'])('refuses country %p naming venue.country', (country) => {
     expect(() => validVenue(venue({ country }))).toThrow(expect.objectContaining({ code: 'parameter_invalid', param: 'venue.country', status: 400 }));
   });
 

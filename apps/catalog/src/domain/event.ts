@@ -1,3 +1,4 @@
+import { isCountryCode } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import type { EventStatus } from './event-status';
 import { assertOrdered, dateTime, integerInRange, optionalDateTime, optionalText, requiredText } from '@ticketing/fields';
@@ -96,8 +97,6 @@ export function validCurrency(currency: string): string {
   return currency === '' ? DEFAULT_CURRENCY : currencyCode(currency);
 }
 
-const COUNTRY = /^[A-Za-z]{2}$/;
-
 /**
  * The IANA name as given, with its usual capitals when only the case was off ('europe/amsterdam'
  * → 'Europe/Amsterdam'), or null if unknown. ICU resolves some current names to older aliases
@@ -115,8 +114,8 @@ function canonicalTimeZone(name: string): string | null {
 /** The venue as given; a venue without a name means "no venue". */
 export function validVenue(venue: VenueInput | undefined): Venue | null {
   if (!venue || venue.name.trim() === '') return null;
-  if (venue.country !== '' && !COUNTRY.test(venue.country)) {
-    throw new ApiError('parameter_invalid', 'venue.country must be an ISO 3166-1 alpha-2 code such as NL.', { param: 'venue.country' });
+  if (venue.country !== '' && !isCountryCode(venue.country)) {
+    throw new ApiError('parameter_invalid', 'venue.country must be an ISO 3166-1 alpha-2 country code such as NL.', { param: 'venue.country' });
   }
   const timezone = venue.timezone === '' ? null : canonicalTimeZone(venue.timezone);
   if (venue.timezone !== '' && timezone === null) {

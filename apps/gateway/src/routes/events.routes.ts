@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toListEnvelope } from '@ticketing/pagination';
-import { EVENT_STATUSES } from '@ticketing/contracts';
+import { EVENT_STATUSES, isCountryCode } from '@ticketing/contracts';
 import { eventResource, presentEvent, presentSimilarEvent, similarEventResource } from '../presenters/event.presenter';
 import { listOf } from '../presenters/resource.schema';
 import { presentSeatMap, seatMapResource } from '../presenters/seat-map.presenter';
@@ -15,7 +15,11 @@ const venueBody = z
     name: text(200).meta({ example: 'Paradiso' }),
     address: text(500).optional().meta({ example: 'Weteringschans 6-8' }),
     city: text(100).optional().meta({ example: 'Amsterdam' }),
-    country: z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as NL').optional().meta({ example: 'NL' }),
+    country: z
+      .string()
+      .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as NL')
+      .optional()
+      .meta({ description: 'ISO 3166-1 alpha-2 country code (or XK), in any letter case; stored upper case.', example: 'NL' }),
     timezone: z.string().min(1).max(64).optional().meta({ description: 'IANA time zone.', example: 'Europe/Amsterdam' }),
   })
   .meta({ description: 'Where the event takes place.' });
