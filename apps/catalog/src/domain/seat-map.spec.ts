@@ -77,6 +77,17 @@ describe('validSeatLayout', () => {
     expect(error.message).toBe("Label '2' appears twice in sections[0].rows[1].");
   });
 
+  it('stores labels composed (NFC), so one typed with a combining accent is the same label as its composed form', () => {
+    const sections: Sections = [{ label: 'Loge\u0301', rows: [{ label: 'A', seats: seats('tier_front', 'Caf\u00e9', 'Cafe\u0301') }] }];
+    const error = thrown(() => validSeatLayout(sections, seated));
+    expect(error).toMatchObject({ code: 'parameter_invalid', param: 'sections[0].rows[0].seats[1].label' });
+
+    sections[0]!.rows[0]!.seats = seats('tier_front', 'Cafe\u0301');
+    const { layout: stored } = validSeatLayout(sections, seated);
+    expect(stored.sections[0]!.label).toBe('Log\u00e9');
+    expect(stored.sections[0]!.rows[0]!.seats[0]!.label).toBe('Caf\u00e9');
+  });
+
   it('refuses a duplicate row label in a section, pointing at the duplicate', () => {
     const sections = layout();
     sections[0]!.rows.push({ label: 'C', seats: seats('tier_front', '1') }, { label: 'A ', seats: seats('tier_front', '1') });

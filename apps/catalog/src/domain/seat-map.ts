@@ -16,10 +16,14 @@ export function seatId(section: string, row: string, seat: string): string {
   return `${section}:${row}:${seat}`;
 }
 
+/**
+ * A label trimmed and in Unicode's composed form (NFC), as seat ids are matched: 'é' typed as one
+ * character or as 'e' and a combining accent is the same label, so it cannot name two seats.
+ */
 function validLabel(label: string, param: string): string {
-  const trimmed = label.trim();
-  if (!LABEL.test(trimmed)) throw new ApiError('parameter_invalid', `${param} must be 1 to 20 characters without ':'.`, { param });
-  return trimmed;
+  const composed = label.trim().normalize('NFC');
+  if (!LABEL.test(composed)) throw new ApiError('parameter_invalid', `${param} must be 1 to 20 characters without ':'.`, { param });
+  return composed;
 }
 
 function assertUnique(labels: string[], param: string, within: string): void {

@@ -64,13 +64,15 @@ export function validSeatHoldRequest(command: { event_id: string; seat_ids: stri
   }
   if (command.seat_ids.length === 0) throw new ApiError('parameter_missing', 'Missing required parameter: seats (one or more seat ids).', { param: 'seats' });
   if (command.seat_ids.length > MAX_SEATS_PER_HOLD) throw new ApiError('parameter_invalid', `seats can hold at most ${MAX_SEATS_PER_HOLD} seats.`, { param: 'seats' });
-  command.seat_ids.forEach((seatId, index) => {
+  // Composed (NFC), as catalog stores seat labels: the same seat typed either way is one seat.
+  const seatIds = command.seat_ids.map((seatId) => seatId.normalize('NFC'));
+  seatIds.forEach((seatId, index) => {
     if (!SEAT_ID.test(seatId)) throw new ApiError('parameter_invalid', `seats[${index}] must be a seat id "<section>:<row>:<seat>".`, { param: `seats[${index}]` });
-    if (command.seat_ids.indexOf(seatId) !== index) throw new ApiError('parameter_invalid', `seats[${index}] names seat '${seatId}' a second time.`, { param: `seats[${index}]` });
+    if (seatIds.indexOf(seatId) !== index) throw new ApiError('parameter_invalid', `seats[${index}] names seat '${seatId}' a second time.`, { param: `seats[${index}]` });
   });
   return {
     event_id: requiredIdParam(command.event_id, 'event_id'),
-    seat_ids: command.seat_ids,
+    seat_ids: seatIds,
     ttl_seconds: command.ttl_seconds === 0 ? DEFAULT_SEAT_HOLD_TTL_SECONDS : integerInRange(command.ttl_seconds, 'ttl_seconds', 1, MAX_SEAT_HOLD_TTL_SECONDS),
     purpose,
   };
