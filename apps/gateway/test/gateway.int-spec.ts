@@ -485,6 +485,14 @@ describe('operations', () => {
       expect(response.body).toContain('This page is not available right now');
     }
   });
+
+  it('logs a ticket page request without its token, which opens the ticket for anyone who reads it', async () => {
+    const token = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ0a3RfbG9nZ2VkIn0.c2lnbmF0dXJl';
+    const response = await call('GET', `/d/${token}`);
+    const logged = logLines.map((text) => JSON.parse(text)).find((entry) => entry.msg === 'request' && entry.request_id === response.headers.get('request-id'));
+    expect(logged).toMatchObject({ method: 'GET', path: '/d/{token}', status: 503 });
+    expect(logLines.join('\n')).not.toContain(token);
+  });
 });
 
 describe('idempotency', () => {

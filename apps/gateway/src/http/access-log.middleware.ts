@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from '@ticketing/observability';
 import type { HttpMetrics } from './http-metrics';
 import { requestState } from './request-state';
+import { TICKET_PAGE_PATH } from './ticket-pages.proxy';
 
 /**
  * The status logged and counted for a request whose client went away before it was answered:
@@ -9,12 +10,23 @@ import { requestState } from './request-state';
  */
 const CLIENT_CLOSED_REQUEST = 499;
 
+const TICKET_PAGE_PREFIX = `${TICKET_PAGE_PATH}/`;
+
+/**
+ * The path as logged. A ticket page's path is its delivery link's signed token, which opens the
+ * ticket and its QR code for anyone who holds it, so that path is logged as `/d/{token}`, the
+ * way an operation's path is counted under its template (decision 0035).
+ */
+function loggedPath(path: string): string {
+  return path.startsWith(TICKET_PAGE_PREFIX) ? `${TICKET_PAGE_PREFIX}{token}` : path;
+}
+
 /** One JSON line and one metric sample per request, once it is answered (or abandoned). */
 export function accessLog(logger: Logger, metrics: HttpMetrics): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // Read now: routers mounted on a prefix rewrite req.url while they run.
-    const path = req.path;
+    const path = loggedPath(req.path);
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const { requestId, route, key } = requestState(res);
