@@ -185,6 +185,7 @@ describe('tiers through the gateway', () => {
       ['max below min', { ...base, min_per_order: 5, max_per_order: 4 }, 'parameter_invalid', 'max_per_order'],
       ['sales starting after the event, with no end of their own', { ...base, sales_start_at: '2027-10-01T00:00:00Z' }, 'parameter_invalid', 'sales_start_at'],
       ['min of zero', { ...base, min_per_order: 0 }, 'parameter_invalid', 'min_per_order'],
+      ['min above the capacity', { ...base, min_per_order: 11 }, 'parameter_invalid', 'min_per_order'],
       ['another currency', { ...base, currency: 'USD' }, 'parameter_invalid', 'currency'],
       ['malformed currency', { ...base, currency: 'euro' }, 'parameter_invalid', 'currency'],
       ['seated as a string', { ...base, seated: 'yes' }, 'parameter_invalid', 'seated'],
@@ -206,6 +207,7 @@ describe('tiers through the gateway', () => {
       ['max below the stored min', { max_per_order: 1 }, 'parameter_invalid', 'max_per_order'],
       ['end cleared with sales starting after the event', { sales_start_at: '2027-09-02T00:00:00Z', sales_end_at: null }, 'parameter_invalid', 'sales_start_at'],
       ['min above the stored max', { min_per_order: 7 }, 'parameter_invalid', 'max_per_order'],
+      ['capacity below the stored min', { capacity: 1 }, 'parameter_invalid', 'capacity'],
       ['seated cannot change', { seated: true }, 'parameter_unknown', 'seated'],
       ['currency cannot change', { currency: 'EUR' }, 'parameter_unknown', 'currency'],
     ];

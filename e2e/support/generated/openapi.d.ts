@@ -4676,7 +4676,7 @@ export interface operations {
                      */
                     sales_end_at?: string | null;
                     /**
-                     * @description Defaults to 1.
+                     * @description Defaults to 1. At most the capacity, unless the capacity is 0.
                      * @example 1
                      */
                     min_per_order?: number;

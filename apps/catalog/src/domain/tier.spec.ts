@@ -1,5 +1,6 @@
 import {
   assertConsistentTier,
+  assertMinimumOrderFits,
   assertEventCurrency,
   assertSalesWindowBeforeStart,
   MAX_CAPACITY,
@@ -99,6 +100,25 @@ describe('assertConsistentTier', () => {
     expect(() => assertConsistentTier({ ...consistent, min_per_order: 5, max_per_order: 4 })).toThrow(
       expect.objectContaining({ code: 'parameter_invalid', param: 'max_per_order', message: 'max_per_order must be at least min_per_order.' }),
     );
+  });
+});
+
+describe('assertMinimumOrderFits', () => {
+  it('takes a minimum order up to the capacity, and any minimum while the capacity is 0 (a placeholder)', () => {
+    expect(() => assertMinimumOrderFits({ capacity: 4, min_per_order: 4 }, 'min_per_order')).not.toThrow();
+    expect(() => assertMinimumOrderFits({ capacity: 0, min_per_order: 10 }, 'min_per_order')).not.toThrow();
+  });
+
+  it('refuses a minimum order above the capacity, naming the field the request changed', () => {
+    for (const param of ['min_per_order', 'capacity'] as const) {
+      expect(() => assertMinimumOrderFits({ capacity: 3, min_per_order: 4 }, param)).toThrow(
+        expect.objectContaining({
+          code: 'parameter_invalid',
+          param,
+          message: "min_per_order (4) is more than the tier's capacity (3), so no order could ever be sold: lower min_per_order or raise capacity.",
+        }),
+      );
+    }
   });
 });
 

@@ -52,6 +52,20 @@ export function assertConsistentTier(tier: Pick<TierSettings, 'sales_start_at' |
 }
 
 /**
+ * A tier whose smallest order is larger than its capacity could never sell. Capacity 0 is left
+ * alone: it is a placeholder, for a tier not released yet or a seated tier whose seat map will
+ * give it its seats. `param` names the field the request changed.
+ */
+export function assertMinimumOrderFits(tier: Pick<TierSettings, 'capacity' | 'min_per_order'>, param: 'capacity' | 'min_per_order'): void {
+  if (tier.capacity === 0 || tier.min_per_order <= tier.capacity) return;
+  throw new ApiError(
+    'parameter_invalid',
+    `min_per_order (${tier.min_per_order}) is more than the tier's capacity (${tier.capacity}), so no order could ever be sold: lower min_per_order or raise capacity.`,
+    { param },
+  );
+}
+
+/**
  * Without its own end a tier sells until its event starts, so its sales must start before then:
  * otherwise its window is empty and it could never sell.
  */

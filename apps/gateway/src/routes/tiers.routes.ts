@@ -20,7 +20,7 @@ const createTierBody = z.strictObject({
   currency: currency.optional().meta({ description: 'When given, must be the event’s currency.' }),
   sales_start_at: absentOrNull(dateTime),
   sales_end_at: absentOrNull(dateTime),
-  min_per_order: perOrder.optional().meta({ description: 'Defaults to 1.', example: 1 }),
+  min_per_order: perOrder.optional().meta({ description: 'Defaults to 1. At most the capacity, unless the capacity is 0.', example: 1 }),
   max_per_order: absentOrNull(perOrder).meta({ description: 'No maximum when left out or null.', example: 8 }),
   seated: z.boolean().optional().meta({ description: 'Seated tiers sell the seats mapped to them in the seat map. Defaults to false.' }),
   rank: wholeNumber(0, 1000).optional().meta({ description: 'Higher is better; upgrades go to a higher rank. Defaults to 0.', example: 1 }),

@@ -7,6 +7,7 @@ import { toTierFacts } from '../../domain/event-facts';
 import { assertEditable } from '../../domain/event-status';
 import {
   assertConsistentTier,
+  assertMinimumOrderFits,
   assertSalesWindowBeforeStart,
   assertEventCurrency,
   validCapacity,
@@ -59,6 +60,7 @@ export class CreateTierUseCase {
       rank: validRank(command.rank),
     };
     assertConsistentTier(settings);
+    assertMinimumOrderFits(settings, 'min_per_order');
     return this.prisma.$transaction(async (tx) => {
       const event = await new EventRepository(tx).lock(tenant, command.event_id);
       if (!event) throw ApiError.resourceMissing('event', command.event_id);

@@ -7,6 +7,7 @@ import { toTierFacts } from '../../domain/event-facts';
 import { assertEditable } from '../../domain/event-status';
 import {
   assertConsistentTier,
+  assertMinimumOrderFits,
   assertSalesWindowBeforeStart,
   validCapacity,
   validMaxPerOrder,
@@ -74,6 +75,7 @@ export class UpdateTierUseCase {
         });
       }
       assertConsistentTier({ ...current, ...changes });
+      assertMinimumOrderFits({ ...current, ...changes, capacity: capacity ?? current.capacity }, changes.min_per_order === undefined ? 'capacity' : 'min_per_order');
       assertSalesWindowBeforeStart({ ...current, ...changes }, event.starts_at);
       if (capacity !== undefined && !(await tiers.setCapacity(tenant, current.id, capacity))) {
         const committed = await tiers.findById(tenant, command.event_id, command.id);
