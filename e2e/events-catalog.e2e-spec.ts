@@ -70,6 +70,16 @@ describe('events: the full catalog resource through the gateway', () => {
       waiting_room: { enabled: false, admission_rate_per_minute: null },
     });
 
+    // What was answered goes back as it is, nested nulls included: a create and a PATCH of its own fields (decision 0046).
+    const { name, description, organization_id, venue, starts_at, ends_at, category, tags, currency, waiting_room } = minimal.body;
+    const ownFields = { name, description, organization_id, venue, starts_at, ends_at, category, tags, currency, waiting_room };
+    const copy = await api.post('/v1/events', ownFields);
+    expect(copy.status).toBe(200);
+    expect(copy.body).toMatchObject(ownFields);
+    const resent = await api.patch(`/v1/events/${copy.body.id}`, ownFields);
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject(ownFields);
+
     const changed = await api.patch(`/v1/events/${id}`, {
       name: 'Harbour Lights (late show)',
       venue: { name: 'Melkweg', city: 'Amsterdam', country: 'NL', timezone: 'Europe/Amsterdam' },

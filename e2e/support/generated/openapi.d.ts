@@ -3632,24 +3632,24 @@ export interface operations {
                     description?: string | null;
                     /** @example org_01JD3W9ZQ4X8V5K2M7N6P1R0ST */
                     organization_id?: string | null;
-                    /** @description Where the event takes place. */
+                    /** @description Where the event takes place. A field left out or null is not given (the whole venue is replaced on PATCH). */
                     venue?: {
                         /** @example Paradiso */
                         name: string;
                         /** @example Weteringschans 6-8 */
-                        address?: string;
+                        address?: string | null;
                         /** @example Amsterdam */
-                        city?: string;
+                        city?: string | null;
                         /**
                          * @description ISO 3166-1 alpha-2 country code (or XK), in any letter case; stored upper case.
                          * @example NL
                          */
-                        country?: string;
+                        country?: string | null;
                         /**
                          * @description IANA time zone.
                          * @example Europe/Amsterdam
                          */
-                        timezone?: string;
+                        timezone?: string | null;
                     } | null;
                     /** @example music */
                     category?: string | null;
@@ -3669,10 +3669,10 @@ export interface operations {
                     waiting_room?: {
                         enabled: boolean;
                         /**
-                         * @description Required to enable a room that has no rate yet. Left out of an update, the current rate stays, so a paused room resumes at it.
+                         * @description Required to enable a room that has no rate yet. Left out of an update (or null), the current rate stays, so a paused room resumes at it.
                          * @example 300
                          */
-                        admission_rate_per_minute?: number;
+                        admission_rate_per_minute?: number | null;
                     };
                 };
             };
@@ -3941,24 +3941,24 @@ export interface operations {
                     description?: string | null;
                     /** @example org_01JD3W9ZQ4X8V5K2M7N6P1R0ST */
                     organization_id?: string | null;
-                    /** @description Where the event takes place. */
+                    /** @description Where the event takes place. A field left out or null is not given (the whole venue is replaced on PATCH). */
                     venue?: {
                         /** @example Paradiso */
                         name: string;
                         /** @example Weteringschans 6-8 */
-                        address?: string;
+                        address?: string | null;
                         /** @example Amsterdam */
-                        city?: string;
+                        city?: string | null;
                         /**
                          * @description ISO 3166-1 alpha-2 country code (or XK), in any letter case; stored upper case.
                          * @example NL
                          */
-                        country?: string;
+                        country?: string | null;
                         /**
                          * @description IANA time zone.
                          * @example Europe/Amsterdam
                          */
-                        timezone?: string;
+                        timezone?: string | null;
                     } | null;
                     /** @example music */
                     category?: string | null;
@@ -3983,10 +3983,10 @@ export interface operations {
                     waiting_room?: {
                         enabled: boolean;
                         /**
-                         * @description Required to enable a room that has no rate yet. Left out of an update, the current rate stays, so a paused room resumes at it.
+                         * @description Required to enable a room that has no rate yet. Left out of an update (or null), the current rate stays, so a paused room resumes at it.
                          * @example 300
                          */
-                        admission_rate_per_minute?: number;
+                        admission_rate_per_minute?: number | null;
                     };
                 };
             };

@@ -13,23 +13,23 @@ const TAG = 'Events';
 const venueBody = z
   .strictObject({
     name: text(200).meta({ example: 'Paradiso' }),
-    address: text(500).optional().meta({ example: 'Weteringschans 6-8' }),
-    city: text(100).optional().meta({ example: 'Amsterdam' }),
-    country: z
-      .string()
-      .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as NL')
-      .optional()
-      .meta({ description: 'ISO 3166-1 alpha-2 country code (or XK), in any letter case; stored upper case.', example: 'NL' }),
-    timezone: z.string().min(1).max(64).optional().meta({ description: 'IANA time zone.', example: 'Europe/Amsterdam' }),
+    address: absentOrNull(text(500)).meta({ example: 'Weteringschans 6-8' }),
+    city: absentOrNull(text(100)).meta({ example: 'Amsterdam' }),
+    country: absentOrNull(z.string().refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as NL')).meta({
+      description: 'ISO 3166-1 alpha-2 country code (or XK), in any letter case; stored upper case.',
+      example: 'NL',
+    }),
+    timezone: absentOrNull(z.string().min(1).max(64)).meta({ description: 'IANA time zone.', example: 'Europe/Amsterdam' }),
   })
-  .meta({ description: 'Where the event takes place.' });
+  .meta({ description: 'Where the event takes place. A field left out or null is not given (the whole venue is replaced on PATCH).' });
 
 const waitingRoomBody = z
   .strictObject({
     enabled: z.boolean(),
-    admission_rate_per_minute: wholeNumber(1, 1_000_000)
-      .optional()
-      .meta({ description: 'Required to enable a room that has no rate yet. Left out of an update, the current rate stays, so a paused room resumes at it.', example: 300 }),
+    admission_rate_per_minute: absentOrNull(wholeNumber(1, 1_000_000)).meta({
+      description: 'Required to enable a room that has no rate yet. Left out of an update (or null), the current rate stays, so a paused room resumes at it.',
+      example: 300,
+    }),
   })
   .meta({ description: 'Queue buyers during an on-sale and admit them at this rate.' });
 

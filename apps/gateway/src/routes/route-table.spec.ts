@@ -178,19 +178,43 @@ describe('the route table', () => {
     }
   });
 
-  it('takes null, as not given, for every optional field of a create body that its answer gives as null when unset', () => {
+  it('takes null, as not given, for every optional field of a create body that its answer gives as null when unset, and inside any object a body sends', () => {
     const takesNull = (field: z.ZodType) => field.safeParse(null).success;
+    /** The object schema inside optional, nullable and transforming wrappers, if the field is an object. */
+    const objectShape = (field: z.ZodType): Record<string, z.ZodType> | undefined => {
+      if (field instanceof z.ZodObject) return field.shape;
+      if (field instanceof z.ZodOptional || field instanceof z.ZodNullable) return objectShape(field.unwrap() as z.ZodType);
+      if (field instanceof z.ZodPipe) return objectShape(field.in as z.ZodType);
+      return undefined;
+    };
     const checked: string[] = [];
-    for (const route of routeTable.filter((candidate) => candidate.method === 'post' && candidate.body && candidate.response instanceof z.ZodObject)) {
-      const answer = (route.response as z.ZodObject).shape;
-      for (const [name, field] of Object.entries(route.body!.shape)) {
-        const optional = field.safeParse(undefined).success;
-        if (!optional || !(name in answer) || !takesNull(answer[name]!)) continue;
-        checked.push(`${route.operationId}.${name}`);
-        expect({ field: `${route.operationId}.${name}`, takesNull: takesNull(field) }).toEqual({ field: `${route.operationId}.${name}`, takesNull: true });
-        expect({ field: `${route.operationId}.${name}`, parsed: field.parse(null) }).toEqual({ field: `${route.operationId}.${name}`, parsed: undefined });
+    const check = (path: string, body: Record<string, z.ZodType>, answer: Record<string, z.ZodType>, nested: boolean) => {
+      for (const [name, field] of Object.entries(body)) {
+        const answerField = answer[name];
+        if (answerField === undefined) continue;
+        const [bodyObject, answerObject] = [objectShape(field), objectShape(answerField)];
+        if (bodyObject && answerObject) check(`${path}.${name}`, bodyObject, answerObject, true);
+        // At the top of a PATCH body, null clears; inside an object it sends, null is "not given".
+        if (!field.safeParse(undefined).success || !takesNull(answerField)) continue;
+        checked.push(`${path}.${name}`);
+        expect({ field: `${path}.${name}`, takesNull: takesNull(field) }).toEqual({ field: `${path}.${name}`, takesNull: true });
+        if (nested || path.startsWith('create')) expect({ field: `${path}.${name}`, parsed: field.parse(null) }).toEqual({ field: `${path}.${name}`, parsed: undefined });
       }
+    };
+    for (const route of routeTable.filter((candidate) => ['post', 'patch', 'put'].includes(candidate.method) && candidate.body && candidate.response instanceof z.ZodObject)) {
+      check(route.operationId, route.body!.shape, (route.response as z.ZodObject).shape, false);
     }
-    expect(checked).toEqual(expect.arrayContaining(['createEvent.ends_at', 'createTier.max_per_order', 'createOrganization.website', 'createDiscount.code', 'createCustomer.name']));
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'createEvent.ends_at',
+        'createEvent.venue.address',
+        'createEvent.waiting_room.admission_rate_per_minute',
+        'updateEvent.venue.timezone',
+        'createTier.max_per_order',
+        'createOrganization.website',
+        'createDiscount.code',
+        'createCustomer.name',
+      ]),
+    );
   });
 });
