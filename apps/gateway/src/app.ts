@@ -19,7 +19,7 @@ import { LimiterMetrics } from './rate-limit/limiter-metrics';
 import { RateLimits } from './rate-limit/rate-limits';
 import { routeTable } from './routes';
 import { methodNotAllowed, routeTableRouter } from './routes/route-table.router';
-import { TICKET_PAGE_PATH, ticketPages } from './http/ticket-pages.proxy';
+import { TICKET_PAGE_PATH, ticketPageRefused, ticketPages } from './http/ticket-pages.proxy';
 
 export interface GatewayDeps {
   redis: RedisClient;
@@ -55,7 +55,7 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
   const limits = new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metricsRegistry, logger));
   // A holder's link goes to ticketing as it came: a link a mail client mangled gets ticketing's
   // page saying the link is not valid, never the API's JSON refusal of a malformed URL.
-  app.use(TICKET_PAGE_PATH, limits.perClient, ticketPages(config.TICKETING_PAGES_URL, logger));
+  app.use(TICKET_PAGE_PATH, limits.perClient, ticketPages(config.TICKETING_PAGES_URL, logger), ticketPageRefused);
   app.use(refuseMalformedUrl((req, res) => limits.countPerClient(req, res)));
   // OPTIONS (the route table answers it with the methods a path allows) counts as any request no operation serves.
   app.use((req, res, next) => (req.method === 'OPTIONS' ? limits.perClient(req, res, next) : next()));

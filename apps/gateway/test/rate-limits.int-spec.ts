@@ -194,6 +194,18 @@ describe('per client address', () => {
     expect((await call(gateway, 'GET', '/v1/health', { from: newClientAddress() })).status).toBe(200);
   });
 
+  it('answers a ticket page past the address’s budget with a page, not the API’s JSON: a holder opened it in a browser', async () => {
+    const from = newClientAddress();
+    for (const remaining of [1, 0]) expectBudget(await call(gateway, 'GET', '/d/some-token', { from }), 2, remaining);
+    const refused = await call(gateway, 'GET', '/d/some-token', { from });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(refused.body).toContain('<h1>Too many requests</h1>');
+    expect(refused.body).toContain(`Wait ${refused.headers.get('retry-after')} seconds, then reload.`);
+    expectBudget(refused, 2, 0);
+    expect(refused.headers.get('retry-after')).toBe(refused.headers.get('ratelimit-reset'));
+  });
+
   it('counts the explorer’s files, unknown routes and URLs that are not valid percent-encoding per address, each answer with the headers', async () => {
     const from = newClientAddress();
     const asset = await call(gateway, 'GET', '/v1/docs/swagger-ui.css', { from });

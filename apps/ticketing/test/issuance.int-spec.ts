@@ -1663,7 +1663,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     /** Catalog's GetEvent as the page shows it: every event is the same night. */
     class OneNight extends CatalogInventory {
       override async eventFacts(): Promise<EventFacts> {
-        return { name: 'Harbour Lights', startsAt: '2027-07-01T20:00:00.000Z', status: 'published', waitingRoom: { enabled: false, admissionRatePerMinute: 0 } };
+        return { name: 'Harbour Lights', startsAt: '2027-07-01T20:00:00.000Z', timeZone: 'Europe/Amsterdam', status: 'published', waitingRoom: { enabled: false, admissionRatePerMinute: 0 } };
       }
     }
     const links = new DeliveryLinks(tokenSecret, 'http://gateway.test');
@@ -1700,6 +1700,15 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       const shown = await open(current.url);
       expect(shown.status).toBe(200);
       for (const text of [...ticketShown(ticket), 'Ann Lee', 'data-holder', 'Harbour Lights']) expect(shown.html).toContain(text);
+      // 20:00 UTC, shown at the venue (Amsterdam, summer time).
+      expect(shown.html).toContain('<p class="muted" data-starts-at>Thursday, 1 July 2027 at 22:00 CEST</p>');
+
+      // Another method on a valid link: 405 naming the methods a link takes, not a page calling the link not valid.
+      for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+        const response = await fetch(`http://127.0.0.1:${(pages.address() as AddressInfo).port}${new URL(current.url).pathname}`, { method });
+        expect({ method, status: response.status, allow: response.headers.get('allow') }).toEqual({ method, status: 405, allow: 'GET, HEAD' });
+        expect(await response.text()).toContain('This link opens in a browser');
+      }
 
       // HEAD answers as GET, without the page: link checkers see a live link live and an expired one gone.
       expect(await open(current.url, 'HEAD')).toEqual({ status: 200, cacheControl: shown.cacheControl, html: '' });

@@ -31,7 +31,7 @@ class CatalogRooms {
   async eventFacts(claims: InternalClaims, eventId: string): Promise<EventFacts> {
     const event = this.events.get(`${tenantKey({ accountId: claims.tenant!.account_id, mode: claims.tenant!.mode })}/${eventId}`);
     if (!event) throw ApiError.resourceMissing('event', eventId);
-    return { name: 'Night', startsAt: '2027-03-01T20:00:00.000Z', ...event };
+    return { name: 'Night', startsAt: '2027-03-01T20:00:00.000Z', timeZone: null, ...event };
   }
 }
 

@@ -1,9 +1,15 @@
-import type { Request, Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { ApiError, retryAfterOf } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 
 /** Where the pages behind delivery links live, here and on ticketing's page server (decision 0035). */
 export const TICKET_PAGE_PATH = '/d';
+
+const PAGE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+
+/** A page for a holder's browser that says why no ticket is shown and what to do. */
+const refusalPage = (title: string, advice: string) => `<!doctype html><title>${title}</title><h1>${title}</h1><p>${advice}</p>`;
 
 /**
  * Forwards ticket pages to ticketing, so the gateway stays the only public entry. Mounted at
@@ -19,10 +25,27 @@ export function ticketPages(target: string, logger: Logger) {
       error: (error, _req, res) => {
         logger.warn({ err: error }, 'ticket page not forwarded: ticketing unreachable');
         if ('writeHead' in res && !res.headersSent) {
-          res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-          res.end('<!doctype html><title>Not available</title><h1>This page is not available right now</h1><p>Try again in a minute.</p>');
+          res.writeHead(503, PAGE_HEADERS);
+          res.end(refusalPage('This page is not available right now', 'Try again in a minute.'));
         }
       },
     },
   });
 }
+
+/**
+ * A ticket page the gateway refused before forwarding it (the per-address rate limit, or Redis
+ * not answering) is a page too, with the refusal's status and Retry-After: whoever opened the
+ * link is in a browser, where the API's JSON envelope would mean nothing.
+ */
+export const ticketPageRefused: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+  if (!(error instanceof ApiError) || res.headersSent) return next(error);
+  const retryAfter = retryAfterOf(error.code);
+  if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
+  res.writeHead(error.status, PAGE_HEADERS);
+  res.end(
+    error.code === 'rate_limited'
+      ? refusalPage('Too many requests', `This address opened too many pages at once. Wait ${String(res.getHeader('Retry-After') ?? 1)} seconds, then reload.`)
+      : refusalPage('This page is not available right now', 'Try again in a minute.'),
+  );
+};

@@ -54,6 +54,8 @@ export interface GuestQuote extends OrderQuote {
 export interface EventFacts {
   name: string;
   startsAt: string;
+  /** The venue's IANA time zone; null when the event has no venue or the venue none. */
+  timeZone: string | null;
   /** draft, published, canceled or completed. */
   status: string;
   /** `admissionRatePerMinute` is 0 when the event has no rate set. */
@@ -186,6 +188,7 @@ export class CatalogInventory {
     return {
       name: event.name,
       startsAt: event.starts_at,
+      timeZone: event.venue?.timezone || null,
       status: event.status,
       waitingRoom: { enabled: event.waiting_room?.enabled ?? false, admissionRatePerMinute: event.waiting_room?.admission_rate_per_minute ?? 0 },
     };

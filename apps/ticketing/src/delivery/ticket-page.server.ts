@@ -21,7 +21,8 @@ const SECURITY_HEADERS = {
  * names; the gateway forwards that path here, so it stays the only public entry. An expired,
  * forged or unknown link, or one whose ticket was transferred since, gets a page that says so,
  * never a ticket. `HEAD` answers as `GET`
- * without the page (Node sends no body to a HEAD), as link checkers and previewers expect.
+ * without the page (Node sends no body to a HEAD), as link checkers and previewers expect; any
+ * other method gets 405 with `Allow: GET, HEAD`, not a "not valid" page for a valid link.
  */
 export function startTicketPageServer(port: number, deps: { prisma: PrismaClient; catalog: CatalogInventory; links: DeliveryLinks; logger: Logger }): Promise<Server> {
   const server = createServer((req, res) => {
@@ -30,7 +31,11 @@ export function startTicketPageServer(port: number, deps: { prisma: PrismaClient
       res.end(html);
     };
     const path = (req.url ?? '').split('?')[0]!;
-    const token = req.method === 'GET' || req.method === 'HEAD' ? linkToken(path) : null;
+    if (req.method !== 'GET' && req.method !== 'HEAD' && path.startsWith(DELIVERY_PAGE_PREFIX)) {
+      res.setHeader('allow', 'GET, HEAD');
+      return send(405, linkRefusedPage('method'));
+    }
+    const token = linkToken(path);
     if (token === null) return send(404, linkRefusedPage('invalid'));
     renderLink(token, deps)
       .then(({ status, html }) => send(status, html))
@@ -67,5 +72,6 @@ async function renderLink(token: string, { prisma, catalog, links }: { prisma: P
     new CustomerRepository(prisma).findById(tenant, ticket.customer_id),
     catalog.eventFacts(claimsForTenant(tenant), ticket.event_id),
   ]);
-  return { status: 200, html: await ticketPage(ticket, { eventName: event.name, startsAt: event.startsAt, holderName: holder?.name ?? holder?.email ?? '', testMode: tenant.mode === 'test' }) };
+  const facts = { eventName: event.name, startsAt: event.startsAt, timeZone: event.timeZone, holderName: holder?.name ?? holder?.email ?? '', testMode: tenant.mode === 'test' };
+  return { status: 200, html: await ticketPage(ticket, facts) };
 }
