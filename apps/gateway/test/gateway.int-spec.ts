@@ -246,6 +246,18 @@ describe('authentication', () => {
     expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/v1/events', status: 200, account_id: issued.accountId, mode: 'test' });
     expect(logLines.join('\n')).not.toContain(issued.secret);
   });
+
+  it('refuses a whole key pasted where a key prefix belongs, repeating it neither in the answer nor in the log', async () => {
+    const caller = identity.issueKey({ scopes: ['keys:manage'] });
+    const pasted = identity.issueKey({ scopes: ['events:read'] });
+    const response = await call('DELETE', `/v1/account/keys/${pasted.secret}`, { key: caller.secret });
+    expectEnvelope(response, 400, 'parameter_invalid');
+    expect(response.body.error).toMatchObject({ param: 'prefix', message: expect.stringContaining('must not be a whole API key') });
+    expect(JSON.stringify(response.body)).not.toContain(pasted.secret);
+    const line = logLines.map((text) => JSON.parse(text)).find((entry) => entry.request_id === response.body.error.request_id);
+    expect(line).toMatchObject({ method: 'DELETE', path: `/v1/account/keys/${pasted.principal.prefix}…`, status: 400 });
+    expect(logLines.join('\n')).not.toContain(pasted.secret);
+  });
 });
 
 /** A URL for the route with made-up ids; whatever the handler then says, it is past the key checks. */

@@ -21,6 +21,19 @@ export function generateApiKey(kind: KeyKind, mode: Mode): GeneratedApiKey {
   return { secret, prefix: secret.slice(0, 8 + PREFIX_RANDOM_CHARS), hash: hashApiKey(secret) };
 }
 
+/** A whole key: its kind and mode, then more of its random part than a prefix keeps. */
+const WHOLE_API_KEY = new RegExp(`\\b[sp]k_(?:test|live)_[A-Za-z0-9_-]{${PREFIX_RANDOM_CHARS + 1},}`, 'g');
+
+/** Whether `text` holds a whole key (pasted where a key's prefix or an id belongs, say). */
+export function containsWholeApiKey(text: string): boolean {
+  return text.search(WHOLE_API_KEY) !== -1;
+}
+
+/** `text` with every whole key cut to its prefix and '…', for logs: a key's secret never goes there. */
+export function redactApiKeys(text: string): string {
+  return text.replace(WHOLE_API_KEY, (key) => `${key.slice(0, 8 + PREFIX_RANDOM_CHARS)}…`);
+}
+
 /** Keys are stored and looked up only by this hash; the plaintext is never kept. */
 export function hashApiKey(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { redactApiKeys } from '@ticketing/auth';
 import type { Logger } from '@ticketing/observability';
 import type { HttpMetrics } from './http-metrics';
 import { requestState } from './request-state';
@@ -13,12 +14,13 @@ const CLIENT_CLOSED_REQUEST = 499;
 const TICKET_PAGE_PREFIX = `${TICKET_PAGE_PATH}/`;
 
 /**
- * The path as logged. A ticket page's path is its delivery link's signed token, which opens the
- * ticket and its QR code for anyone who holds it, so that path is logged as `/d/{token}`, the
- * way an operation's path is counted under its template (decision 0035).
+ * The path as logged, without secrets. A ticket page's path is its delivery link's signed token,
+ * which opens the ticket and its QR code for anyone who holds it, so that path is logged as
+ * `/d/{token}`, the way an operation's path is counted under its template (decision 0035). A
+ * whole API key pasted into a path (where a key's prefix belongs) is cut to its prefix.
  */
 function loggedPath(path: string): string {
-  return path.startsWith(TICKET_PAGE_PREFIX) ? `${TICKET_PAGE_PREFIX}{token}` : path;
+  return path.startsWith(TICKET_PAGE_PREFIX) ? `${TICKET_PAGE_PREFIX}{token}` : redactApiKeys(path);
 }
 
 /** One JSON line and one metric sample per request, once it is answered (or abandoned). */

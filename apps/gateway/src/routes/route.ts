@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CachedKey, Scope } from '@ticketing/auth';
+import { containsWholeApiKey, type CachedKey, type Scope } from '@ticketing/auth';
 import type { ErrorCode } from '@ticketing/errors';
 import type { BackendServices } from '../grpc/service-calls';
 import { DEFAULT_BODY_LIMIT } from '../http/json-body.middleware';
@@ -103,7 +103,12 @@ export function pathParamNames(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
 }
 
-const pathParam = anyId;
+/**
+ * Every path parameter is an id or a key's prefix. A whole key pasted there (into
+ * `DELETE /v1/account/keys/{prefix}`, say) is refused without being repeated, and the access log
+ * writes it cut to its prefix (decision 0007).
+ */
+const pathParam = anyId.refine((value) => !containsWholeApiKey(value), "must not be a whole API key: name a key by its prefix, as GET /v1/account/keys lists it. A key sent in a URL may be kept in logs on its way: if it is a live key, revoke it.");
 
 const WRITE_METHODS = new Set<HttpMethod>(['post', 'put', 'patch']);
 
