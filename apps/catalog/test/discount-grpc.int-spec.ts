@@ -244,6 +244,27 @@ describe('catalog DiscountService (real PostgreSQL, real gRPC)', () => {
       ]);
     });
 
+    it('pages on past a trigger deleted between two pages: the deleted cursor still marks its place, for its own discount only', async () => {
+      const account = freshAccount();
+      const discount = await as(account).create(createDiscountRequest());
+      const created: catalogV1.DiscountTrigger[] = [];
+      for (const quantity of [2, 3, 4, 5]) created.push(await as(account).createTrigger({ discount_id: discount.id, condition: { $case: 'min_quantity', value: { quantity } } }));
+      const first = await as(account).listTriggers({ discount_id: discount.id, page: { limit: 2, starting_after: '' } });
+      const cursor = first.data.at(-1)!.id;
+      expect(cursor).toBe(created[2]!.id);
+
+      await as(account).deleteTrigger({ discount_id: discount.id, id: cursor });
+      const rest = await as(account).listTriggers({ discount_id: discount.id, page: { limit: 2, starting_after: cursor } });
+      expect({ ids: rest.data.map((trigger) => trigger.id), has_more: rest.has_more }).toEqual({ ids: [created[1]!.id, created[0]!.id], has_more: false });
+
+      // Another discount's list, or another account's, does not take it.
+      const other = await as(account).create(createDiscountRequest());
+      await expect(as(account).listTriggers({ discount_id: other.id, page: { limit: 2, starting_after: cursor } })).rejects.toMatchObject({ code: 'resource_missing', param: 'starting_after' });
+      const stranger = freshAccount();
+      const theirs = await as(stranger).create(createDiscountRequest());
+      await expect(as(stranger).listTriggers({ discount_id: theirs.id, page: { limit: 2, starting_after: cursor } })).rejects.toMatchObject({ code: 'resource_missing', param: 'starting_after' });
+    });
+
     it('refuses a bad condition without writing it', async () => {
       const account = freshAccount();
       const discount = await as(account).create(createDiscountRequest());

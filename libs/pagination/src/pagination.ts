@@ -33,7 +33,8 @@ export interface PageSource<T> {
   /**
    * Whether the cursor names an item of this kind the caller can see, whatever the list's
    * filters: an item that stopped matching them since its page was read (a ticket refunded
-   * during a walk by status) still marks its place in the order.
+   * during a walk by status) still marks its place in the order, and so does one deleted since,
+   * where a list's items can be deleted (decision 0049).
    */
   exists(id: string): Promise<boolean>;
   /** Up to `take` items, id descending, all with id below `beforeId` when given. */

@@ -79,10 +79,16 @@ export class DiscountTriggerRepository {
     return row && toTrigger(row);
   }
 
-  /** False when there was no such trigger. */
+  /** False when there was no such trigger. Its id stays behind as a list cursor (`pages`). */
   async delete(tenant: Tenant, discountId: string, id: string): Promise<boolean> {
-    const { count } = await this.db.discountTrigger.deleteMany({ where: { id, discount_id: discountId, ...tenantScope(tenant) } });
-    return count === 1;
+    const deleted = await this.db.$executeRaw`
+      WITH gone AS (
+        DELETE FROM discount_triggers
+        WHERE id = ${id} AND discount_id = ${discountId} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode}
+        RETURNING id, account_id, mode, discount_id
+      )
+      INSERT INTO deleted_discount_triggers (id, account_id, mode, discount_id) SELECT id, account_id, mode, discount_id FROM gone`;
+    return deleted === 1;
   }
 
   /** Each discount's conditions, for evaluating many discounts against one order. */
@@ -100,7 +106,9 @@ export class DiscountTriggerRepository {
   pages(tenant: Tenant, discountId: string): PageSource<CatalogDiscountTrigger> {
     const scope = { discount_id: discountId, ...tenantScope(tenant) };
     return {
-      exists: async (id) => (await this.db.discountTrigger.count({ where: { id, ...scope } })) > 0,
+      // A trigger deleted since its page was read still marks its place.
+      exists: async (id) =>
+        (await this.db.discountTrigger.count({ where: { id, ...scope } })) > 0 || (await this.db.deletedDiscountTrigger.count({ where: { id, ...scope } })) > 0,
       fetch: async (take, beforeId) =>
         (
           await this.db.discountTrigger.findMany({
