@@ -19,3 +19,26 @@ export function createLogger(service: string, level = 'info'): Logger {
     pino.destination({ dest: 1, sync: false }),
   );
 }
+
+/**
+ * Ends the logger's stream and waits until its last lines are written (or the wait is over), so
+ * that the process can exit. Needed before `process.exit`: a write still under way then is never
+ * reported, and pino's exit hook retries it synchronously; on a stdout whose reader is gone (the
+ * supervisor killed with SIGKILL) sonic-boom 4's `flushSync` retries EPIPE forever, and the
+ * process never exits (found when `npm start`'s parent was killed: SIGTERM left three services
+ * running). Ending first lets the failed write be reported, after which pino drops the stream.
+ */
+export function closeLogger(logger: Logger, timeoutMs = 2_000): Promise<void> {
+  const stream = (logger as unknown as Record<symbol, NodeJS.WritableStream | undefined>)[pino.symbols.streamSym];
+  if (!stream) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    stream.once('close', done);
+    stream.once('error', done);
+    stream.end();
+  });
+}

@@ -1,5 +1,5 @@
 import { ConfigError } from '@ticketing/config';
-import { createLogger, type Logger } from '@ticketing/observability';
+import { closeLogger, createLogger, type Logger } from '@ticketing/observability';
 
 let shutdownBegun = false;
 
@@ -47,9 +47,9 @@ export async function runService<TConfig>(service: ServiceStart<TConfig>): Promi
     steps = await service.start(config, logger);
   } catch (error) {
     logger.fatal({ err: error }, 'start-up failed');
+    await closeLogger(logger);
     process.exit(1);
   }
-  logger.info('started');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -65,8 +65,12 @@ export async function runService<TConfig>(service: ServiceStart<TConfig>): Promi
       }
     }
     logger.info('stopped');
+    await closeLogger(logger);
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  // Said once the signals are handled: a supervisor that stops the process as soon as it reads
+  // this line must get the graceful shutdown, not the default action (death mid-write).
+  logger.info('started');
 }
