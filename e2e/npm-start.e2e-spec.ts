@@ -17,10 +17,12 @@ interface StartRun {
 }
 
 function npmStart(): StartRun {
+  // A process group of its own, so that a failed test can kill the services with it (afterAll).
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'tools/start.ts')], {
     cwd: repoRoot,
     env: { ...process.env, PORT_OFFSET: String(PORT_OFFSET) },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const output: string[] = [];
   child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
@@ -56,7 +58,8 @@ async function stop(run: StartRun): Promise<number | null> {
 describe('npm start', () => {
   const runs: StartRun[] = [];
   afterAll(async () => {
-    for (const run of runs) if (run.process.exitCode === null && run.process.signalCode === null) run.process.kill('SIGKILL');
+    // The whole group: killing npm start alone would leave its services running, orphaned.
+    for (const run of runs) if (run.process.exitCode === null && run.process.signalCode === null) process.kill(-run.process.pid!, 'SIGKILL');
   });
 
   it('brings the system up, starts again a service that dies, refuses a second copy on the same ports, stops everything on Ctrl-C, and starts again', async () => {
