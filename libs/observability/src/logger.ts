@@ -39,6 +39,10 @@ export function closeLogger(logger: Logger, timeoutMs = 2_000): Promise<void> {
     };
     stream.once('close', done);
     stream.once('error', done);
-    stream.end();
+    try {
+      stream.end();
+    } catch {
+      done(); // already ended: nothing left to write
+    }
   });
 }
