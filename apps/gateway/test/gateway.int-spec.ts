@@ -504,6 +504,8 @@ describe('operations', () => {
     const logged = logLines.map((text) => JSON.parse(text)).find((entry) => entry.msg === 'request' && entry.request_id === response.headers.get('request-id'));
     expect(logged).toMatchObject({ method: 'GET', path: '/d/{token}', status: 503 });
     expect(logLines.join('\n')).not.toContain(token);
+    // Counted under the pages' template too, not with the requests no route served.
+    expect(await metricsRegistry.metrics()).toContain('gateway_http_requests_total{method="GET",route="/d/{token}",status="503"}');
   });
 });
 

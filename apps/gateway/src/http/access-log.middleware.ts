@@ -12,6 +12,8 @@ import { TICKET_PAGE_PATH } from './ticket-pages.proxy';
 const CLIENT_CLOSED_REQUEST = 499;
 
 const TICKET_PAGE_PREFIX = `${TICKET_PAGE_PATH}/`;
+const TICKET_PAGE_TEMPLATE = `${TICKET_PAGE_PREFIX}{token}`;
+const isTicketPage = (path: string) => path.startsWith(TICKET_PAGE_PREFIX);
 
 /**
  * The path as logged, without secrets. A ticket page's path is its delivery link's signed token,
@@ -20,7 +22,12 @@ const TICKET_PAGE_PREFIX = `${TICKET_PAGE_PATH}/`;
  * whole API key pasted into a path (where a key's prefix belongs) is cut to its prefix.
  */
 function loggedPath(path: string): string {
-  return path.startsWith(TICKET_PAGE_PREFIX) ? `${TICKET_PAGE_PREFIX}{token}` : redactApiKeys(path);
+  return isTicketPage(path) ? TICKET_PAGE_TEMPLATE : redactApiKeys(path);
+}
+
+/** The route a request is counted under: its operation's path template, ticket pages under theirs, anything else 'unmatched'. */
+function metricRoute(path: string, operationPath: string | undefined): string {
+  return operationPath ?? (isTicketPage(path) ? TICKET_PAGE_TEMPLATE : 'unmatched');
 }
 
 /** One JSON line and one metric sample per request, once it is answered (or abandoned). */
@@ -28,13 +35,14 @@ export function accessLog(logger: Logger, metrics: HttpMetrics): RequestHandler 
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // Read now: routers mounted on a prefix rewrite req.url while they run.
-    const path = loggedPath(req.path);
+    const requestPath = req.path;
+    const path = loggedPath(requestPath);
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const { requestId, route, key } = requestState(res);
       // Until an answer starts, statusCode is only Node's default 200.
       const status = res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST;
-      metrics.observe(req.method, route?.path ?? 'unmatched', status, seconds);
+      metrics.observe(req.method, metricRoute(requestPath, route?.path), status, seconds);
       logger.info(
         {
           request_id: requestId,
