@@ -2,7 +2,7 @@ import { catalogV1, identityV1, ticketingV1 } from '@ticketing/contracts';
 import { createGrpcClient } from '@ticketing/grpc';
 import { processMetrics, startOpsServer } from '@ticketing/observability';
 import { connectCachingRedis, connectRedis } from '@ticketing/redis';
-import { readyUnlessShuttingDown, runService } from '@ticketing/service';
+import { closeOpsServer, readyUnlessShuttingDown, runService } from '@ticketing/service';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';
 import { closeGracefully, listen } from './http/http-server';
@@ -40,7 +40,7 @@ void runService({
     logger.info({ port: config.PORT, ops_port: config.OPS_PORT }, 'listening');
     return [
       { name: 'http server', run: () => closeGracefully(server) },
-      { name: 'ops server', run: () => new Promise((resolve) => ops.close(resolve)) },
+      closeOpsServer(ops),
       { name: 'grpc clients', run: async () => Object.values(clients).forEach((client) => client.close()) },
       { name: 'redis', run: () => Promise.all([redis.close(), keyCache.client.close()]) },
     ];

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { startGrpcServer } from '@ticketing/grpc';
 import { startOpsServer, type Logger } from '@ticketing/observability';
@@ -17,8 +18,10 @@ export async function startEndpoints(options: EndpointsOptions): Promise<Shutdow
   const grpc = await startGrpcServer(options.services, options.grpcPort);
   const ops = await startOpsServer({ port: options.opsPort, isReady: readyUnlessShuttingDown(options.isReady) });
   options.logger.info({ grpc_port: grpc.port, ops_port: options.opsPort }, 'listening');
-  return [
-    { name: 'grpc server', run: () => grpc.shutdown() },
-    { name: 'ops server', run: () => new Promise((resolve) => ops.close(resolve)) },
-  ];
+  return [{ name: 'grpc server', run: () => grpc.shutdown() }, closeOpsServer(ops)];
+}
+
+/** The step that closes the ops server, after every other step (shutdownOrder). */
+export function closeOpsServer(ops: Server): ShutdownStep {
+  return { name: 'ops server', run: () => new Promise((resolve) => ops.close(resolve)), last: true };
 }

@@ -17,8 +17,20 @@ export function readyUnlessShuttingDown(isReady: () => Promise<boolean>): () => 
   return async () => !shutdownBegun && (await isReady());
 }
 
-/** Steps that undo start-up, run in order at shutdown (e.g. stop gRPC, flush outbox, close DB). */
-export type ShutdownStep = { name: string; run: () => Promise<unknown> };
+/**
+ * Steps that undo start-up, run in order at shutdown (e.g. stop gRPC, flush outbox, close DB);
+ * one marked `last` runs after all the others whatever its place (see shutdownOrder).
+ */
+export type ShutdownStep = { name: string; run: () => Promise<unknown>; last?: boolean };
+
+/**
+ * The order the steps run in: as given, except that those marked `last` follow the rest. The ops
+ * server is one: until everything else has stopped, its /readyz answers 503 and its /metrics can
+ * still be scraped, instead of refusing connections for the last seconds of a drain.
+ */
+export function shutdownOrder(steps: readonly ShutdownStep[]): ShutdownStep[] {
+  return [...steps.filter((step) => !step.last), ...steps.filter((step) => step.last)];
+}
 
 export interface ServiceStart<TConfig> {
   name: string;
@@ -57,7 +69,7 @@ export async function runService<TConfig>(service: ServiceStart<TConfig>): Promi
     stopping = true;
     beginShutdown();
     logger.info({ signal }, 'shutting down');
-    for (const step of steps) {
+    for (const step of shutdownOrder(steps)) {
       try {
         await step.run();
       } catch (error) {
