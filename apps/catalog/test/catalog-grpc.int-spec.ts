@@ -420,6 +420,22 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       expect(Object.fromEntries(await capacities())).toMatchObject({ Balcony: 4 });
     });
 
+    it('edits a seated tier whose seat map gave it fewer seats than its minimum order, refusing only a change of that minimum (decision 0048)', async () => {
+      const claims = tenant();
+      const event = await callUnary(events.createEvent.bind(events), createEventRequest(), claims, options);
+      const boxes = await callUnary(tiers.createTier.bind(tiers), createTierRequest(event.id, { name: 'Boxes', seated: true, capacity: 0, min_per_order: 3 }), claims, options);
+      const seats = [1, 2].map((seat) => ({ label: String(seat), tier_id: boxes.id }));
+      await callUnary(seatMaps.setSeatMap.bind(seatMaps), { event_id: event.id, sections: [{ label: 'Hall', rows: [{ label: 'A', seats }] }] }, claims, options);
+
+      const renamed = await callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: boxes.id, name: 'Royal boxes' }, claims, options);
+      expect(renamed).toMatchObject({ name: 'Royal boxes', capacity: 2, min_per_order: 3 });
+      await expect(callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: boxes.id, min_per_order: 4 }, claims, options)).rejects.toMatchObject({
+        code: 'parameter_invalid',
+        param: 'min_per_order',
+      });
+      expect((await callUnary(tiers.updateTier.bind(tiers), { event_id: event.id, id: boxes.id, min_per_order: 2 }, claims, options)).min_per_order).toBe(2);
+    });
+
     it('locates seats for a sale only while their tier is on sale, and for comps on any event not canceled or completed (decision 0033)', async () => {
       const claims = tenant();
       const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();

@@ -75,7 +75,10 @@ export class UpdateTierUseCase {
         });
       }
       assertConsistentTier({ ...current, ...changes });
-      assertMinimumOrderFits({ ...current, ...changes, capacity: capacity ?? current.capacity }, changes.min_per_order === undefined ? 'capacity' : 'min_per_order');
+      // Only a change of either side is refused: a seat map may give a seated tier fewer seats than its minimum (0048).
+      if (capacity !== undefined || changes.min_per_order !== undefined) {
+        assertMinimumOrderFits({ ...current, ...changes, capacity: capacity ?? current.capacity }, changes.min_per_order === undefined ? 'capacity' : 'min_per_order');
+      }
       assertSalesWindowBeforeStart({ ...current, ...changes }, event.starts_at);
       if (capacity !== undefined && !(await tiers.setCapacity(tenant, current.id, capacity))) {
         const committed = await tiers.findById(tenant, command.event_id, command.id);
