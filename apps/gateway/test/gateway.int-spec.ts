@@ -256,7 +256,27 @@ describe('authentication', () => {
     expect(JSON.stringify(response.body)).not.toContain(pasted.secret);
     const line = logLines.map((text) => JSON.parse(text)).find((entry) => entry.request_id === response.body.error.request_id);
     expect(line).toMatchObject({ method: 'DELETE', path: `/v1/account/keys/${pasted.principal.prefix}…`, status: 400 });
-    expect(logLines.join('\n')).not.toContain(pasted.secret);
+
+    // Nor when it is percent-encoded, glued to other text, in a path no operation takes (405, 404), or named as a query parameter.
+    const encoded = `%73${pasted.secret.slice(1).replaceAll('_', '%5F')}`;
+    const answers = [
+      await call('DELETE', `/v1/account/keys/${encoded}`, { key: caller.secret }),
+      await call('DELETE', `/v1/account/keys/x${pasted.secret}`, { key: caller.secret }),
+      await call('POST', `/v1/account/keys/${pasted.secret}`, { key: caller.secret }),
+      await call('GET', `/v1/nowhere/${pasted.secret}`, { key: caller.secret }),
+      await call('GET', `/v1/account/keys?${pasted.secret}=1`, { key: caller.secret }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 405, 404, 400]);
+    for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(pasted.secret.slice(8 + 12));
+    expect(logLines.join('\n')).not.toContain(pasted.secret.slice(8 + 12));
+  });
+
+  it('logs no signed token that a path carries outside the ticket pages', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0a3Rfc3RyYXkifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+    const response = await call('GET', `//d/${token}`);
+    const logged = logLines.map((text) => JSON.parse(text)).find((entry) => entry.msg === 'request' && entry.request_id === response.headers.get('request-id'));
+    expect(logged).toMatchObject({ path: '//d/{token}' });
+    expect(logLines.join('\n')).not.toContain(token);
   });
 });
 

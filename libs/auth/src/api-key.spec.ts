@@ -14,4 +14,12 @@ describe('whole API keys in text', () => {
     expect(redactApiKeys(`/v1/account/keys/${secret} and ${secret}`)).toBe(`/v1/account/keys/${prefix}… and ${prefix}…`);
     expect(redactApiKeys(`/v1/account/keys/${prefix}`)).toBe(`/v1/account/keys/${prefix}`);
   });
+
+  it('finds a key glued to other text or percent-encoded, as a URL may carry it', () => {
+    expect(redactApiKeys(`/v1/account/keys/x${secret}`)).toBe(`/v1/account/keys/x${prefix}…`);
+    const encoded = `%73${secret.slice(1).replaceAll('_', '%5F')}`;
+    expect(redactApiKeys(`/v1/events/${encoded}`)).toBe(`/v1/events/${prefix}…`);
+    expect(redactApiKeys('/v1/events/%E0%A4%A')).toBe('/v1/events/%E0%A4%A');
+    expect(redactApiKeys('/v1/events/caf%C3%A9')).toBe('/v1/events/caf%C3%A9');
+  });
 });

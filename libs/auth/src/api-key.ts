@@ -21,17 +21,32 @@ export function generateApiKey(kind: KeyKind, mode: Mode): GeneratedApiKey {
   return { secret, prefix: secret.slice(0, 8 + PREFIX_RANDOM_CHARS), hash: hashApiKey(secret) };
 }
 
-/** A whole key: its kind and mode, then more of its random part than a prefix keeps. */
-const WHOLE_API_KEY = new RegExp(`\\b[sp]k_(?:test|live)_[A-Za-z0-9_-]{${PREFIX_RANDOM_CHARS + 1},}`, 'g');
+/** A whole key, wherever it starts: its kind and mode, then more of its random part than a prefix keeps. */
+const WHOLE_API_KEY = new RegExp(`[sp]k_(?:test|live)_[A-Za-z0-9_-]{${PREFIX_RANDOM_CHARS + 1},}`, 'g');
 
 /** Whether `text` holds a whole key (pasted where a key's prefix or an id belongs, say). */
 export function containsWholeApiKey(text: string): boolean {
   return text.search(WHOLE_API_KEY) !== -1;
 }
 
-/** `text` with every whole key cut to its prefix and '…', for logs: a key's secret never goes there. */
+/** `text` percent-decoded, or as it is when it is not valid percent-encoding. */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * `text` with every whole key cut to its prefix and '…', for logs and error messages: a key's
+ * secret never goes there. A URL's text is looked at decoded too (`%73k_test_…` is a key); when
+ * it holds a key, the decoded text is what is returned, cut.
+ */
 export function redactApiKeys(text: string): string {
-  return text.replace(WHOLE_API_KEY, (key) => `${key.slice(0, 8 + PREFIX_RANDOM_CHARS)}…`);
+  const decoded = text.includes('%') ? percentDecoded(text) : text;
+  if (!containsWholeApiKey(decoded)) return text;
+  return decoded.replace(WHOLE_API_KEY, (key) => `${key.slice(0, 8 + PREFIX_RANDOM_CHARS)}…`);
 }
 
 /** Keys are stored and looked up only by this hash; the plaintext is never kept. */

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { ApiError, retryAfterOf, toErrorEnvelope } from '@ticketing/errors';
+import { redactApiKeys } from '@ticketing/auth';
+import { ApiError, retryAfterOf, toErrorEnvelope, type ErrorEnvelope } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import { NOT_AN_OBJECT, NOT_UTF8, readableLimit } from './json-body.middleware';
 import { requestState } from './request-state';
@@ -52,6 +53,16 @@ export const routeNotFound: RequestHandler = (req) => {
 };
 
 /** The one place failures become the error envelope; anything unexpected is a logged, generic 500. */
+/**
+ * An error as answered, with any whole API key its message or param repeats from the request
+ * (a path such as `/v1/nowhere/sk_test_…` in a 404 or 405, a key sent as `starting_after`) cut
+ * to its prefix: the answer may be logged by the client or a proxy (decision 0007).
+ */
+function withoutSecrets(envelope: ErrorEnvelope): ErrorEnvelope {
+  const { message, param } = envelope.error;
+  return { error: { ...envelope.error, message: redactApiKeys(message), ...(param === undefined ? {} : { param: redactApiKeys(param) }) } };
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
@@ -63,6 +74,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const retryAfter = retryAfterOf(apiError.code);
     if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
-    res.status(apiError.status).json(toErrorEnvelope(apiError, requestId));
+    res.status(apiError.status).json(withoutSecrets(toErrorEnvelope(apiError, requestId)));
   };
 }
