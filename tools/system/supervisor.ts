@@ -2,7 +2,10 @@ import { backoffDelay, type Backoff } from '@ticketing/backoff';
 import { stopServices, type RunningService } from './launch';
 import type { ServiceName } from './services';
 
-/** Pauses before starting a service again: 1 s, doubling with each quick exit, at most 30 s. */
+/**
+ * Pauses before starting a service again: a ceiling of 1 s, doubling with each quick exit up to
+ * 30 s; each pause falls in the upper half of its ceiling (backoffDelay), so 0.5–1 s at first.
+ */
 const RESTART_BACKOFF: Backoff = { initialMs: 1_000, maxMs: 30_000 };
 
 /** A service that stayed up this long had recovered: its next exit restarts it after the shortest pause. */
