@@ -1,5 +1,7 @@
 import { Metadata, status as GrpcStatus, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
 import pino from 'pino';
+import { Registry } from 'prom-client';
+import { ApiError } from '@ticketing/errors';
 import { currentRequestId } from '@ticketing/observability';
 import { signInternalToken } from '@ticketing/auth';
 import type { CallContext } from './call-context';
@@ -109,5 +111,30 @@ describe('implementService', () => {
 
   it('runs a call without a key outside any idempotent call', async () => {
     expect(await invoke(async () => ({ current: currentIdempotentCall() ?? null }), unaryCall(Infinity))).toEqual([null, { current: null }]);
+  });
+});
+
+describe('the calls a service served, in its metrics', () => {
+  it('counts each call by method and outcome, and times it by method', async () => {
+    const registry = new Registry();
+    const service = implementService<{ createThing: (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void }>(
+      {
+        createThing: async (request: unknown) => {
+          if ((request as { refuse?: boolean }).refuse) throw new ApiError('parameter_invalid', 'No.', { param: 'name' });
+          return {};
+        },
+      },
+      { ...options, metricsRegistry: registry },
+    );
+    const call = (request: unknown) =>
+      new Promise((resolve) => service.createThing(Object.assign(unaryCall(Infinity), { request }), (...args) => resolve(args)));
+    await call({});
+    await call({});
+    await call({ refuse: true });
+
+    const text = await registry.metrics();
+    expect(text).toContain('grpc_server_handled_total{rpc="createThing",outcome="ok"} 2');
+    expect(text).toContain('grpc_server_handled_total{rpc="createThing",outcome="parameter_invalid"} 1');
+    expect(text).toContain('grpc_server_handling_seconds_count{rpc="createThing"} 3');
   });
 });

@@ -10,10 +10,12 @@ import {
 } from '@grpc/grpc-js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { HealthImplementation } from 'grpc-health-check';
+import type { Registry } from 'prom-client';
 import { verifiedInternalToken } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
 import { withRequestId, type Logger } from '@ticketing/observability';
 import { CallContext } from './call-context';
+import { CallMetrics } from './call-metrics';
 import { IdempotentCall, readIdempotencyMetadata, replayedMetadata, runIdempotentCall } from './idempotent-call';
 import { apiErrorToGrpc, internalErrorToGrpc } from './status-mapping';
 
@@ -53,6 +55,8 @@ export interface GrpcServerOptions {
    * instead of an internal error.
    */
   unavailableWhen?: (error: unknown) => boolean;
+  /** Where the calls are counted: the process's registry, which its ops port serves, unless a test gives its own. */
+  metricsRegistry?: Registry;
   /**
    * Test only: holds every successful reply this long after its handler (and its commit)
    * finished, so a crash test can kill the service between the commit and the reply.
@@ -102,13 +106,15 @@ function idempotentCallOf(call: ServerUnaryCall<unknown, unknown>, context: Call
  * ApiError becomes a status with its code in trailers, a dependency that did not answer becomes
  * UNAVAILABLE (the gateway's 503), anything else is logged and hidden.
  * Handlers run in their request id's scope (what they publish carries it), and each call ends
- * with one log line naming its request id, so a search for the id finds the service's part.
+ * with one log line naming its request id, so a search for the id finds the service's part, and
+ * is counted and timed in the process's metrics (CallMetrics).
  */
 export function implementService<TServer extends UntypedServiceImplementation>(
   handlers: AsyncServiceImplementation<TServer>,
   options: GrpcServerOptions,
 ): TServer {
   const adapted: Record<string, handleUnaryCall<unknown, unknown>> = {};
+  const metrics = new CallMetrics(options.metricsRegistry);
   for (const [name, handler] of Object.entries(handlers as Record<string, AsyncUnary<unknown, unknown>>)) {
     adapted[name] = (call, callback) => {
       let context: CallContext;
@@ -124,11 +130,14 @@ export function implementService<TServer extends UntypedServiceImplementation>(
         return;
       }
       const started = performance.now();
-      const logCall = (outcome: string) =>
+      const logCall = (outcome: string) => {
+        const milliseconds = performance.now() - started;
+        metrics.observe(name, outcome, milliseconds / 1000);
         options.logger.info(
-          { request_id: context.requestId, rpc: name, account_id: context.claims.tenant?.account_id, mode: context.claims.tenant?.mode, outcome, duration_ms: Math.round((performance.now() - started) * 10) / 10 },
+          { request_id: context.requestId, rpc: name, account_id: context.claims.tenant?.account_id, mode: context.claims.tenant?.mode, outcome, duration_ms: Math.round(milliseconds * 10) / 10 },
           'call',
         );
+      };
       const idempotentCall = idempotentCallOf(call, context);
       const run = () => withRequestId(context.requestId, () => handler(call.request, context));
       (idempotentCall ? runIdempotentCall(idempotentCall, run) : run()).then(
