@@ -222,6 +222,7 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     }
   }
 
+  /** An operator's change of a topic's settings, returning once the broker describes them (it applies a change a moment after acknowledging it). */
   async function setTopicSettings(topic: string, settings: Record<string, string>): Promise<void> {
     const admin = kafka.admin();
     await admin.connect();
@@ -231,6 +232,10 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     } finally {
       await admin.disconnect();
     }
+    await waitFor(`the settings of ${topic} to be applied`, async () => {
+      const own = await ownSettingsOf(topic);
+      return Object.entries(settings).every(([name, value]) => own[name] === value) ? true : undefined;
+    });
   }
 
   it("keeps the dead-letter topic's own settings, and never lowers a limit an operator raised", async () => {
