@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { redactApiKeys } from '@ticketing/auth';
 import { ApiError, retryAfterOf, toErrorEnvelope, type ErrorEnvelope } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
@@ -63,6 +63,12 @@ function withoutSecrets(envelope: ErrorEnvelope): ErrorEnvelope {
   return { error: { ...envelope.error, message: redactApiKeys(message), ...(param === undefined ? {} : { param: redactApiKeys(param) }) } };
 }
 
+/** The Retry-After an error's code carries (a 503's); a 429's was set by the limiter that refused it. */
+export function setRetryAfter(res: Response, error: ApiError): void {
+  const retryAfter = retryAfterOf(error.code);
+  if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
@@ -72,8 +78,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       logger.error({ err: error, request_id: requestId }, 'unhandled error');
       apiError = new ApiError('internal_error', 'An internal error occurred; retry later or contact support with the request id.');
     }
-    const retryAfter = retryAfterOf(apiError.code);
-    if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
+    setRetryAfter(res, apiError);
     res.status(apiError.status).json(withoutSecrets(toErrorEnvelope(apiError, requestId)));
   };
 }

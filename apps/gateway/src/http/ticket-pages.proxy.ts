@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { ApiError, retryAfterOf } from '@ticketing/errors';
+import { ApiError } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
+import { setRetryAfter } from './error-handler.middleware';
 
 /** Where the pages behind delivery links live, here and on ticketing's page server (decision 0035). */
 export const TICKET_PAGE_PATH = '/d';
@@ -40,8 +41,7 @@ export function ticketPages(target: string, logger: Logger) {
  */
 export const ticketPageRefused: ErrorRequestHandler = (error: unknown, _req, res, next) => {
   if (!(error instanceof ApiError) || res.headersSent) return next(error);
-  const retryAfter = retryAfterOf(error.code);
-  if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
+  setRetryAfter(res, error);
   res.writeHead(error.status, PAGE_HEADERS);
   res.end(
     error.code === 'rate_limited'
