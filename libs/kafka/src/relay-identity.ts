@@ -52,7 +52,7 @@ function linuxProcessState(pid: number): string | null | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // "<pid> (<command>) <state> …": the command may itself hold spaces or parentheses.
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return stat.charAt(stat.lastIndexOf(')') + 2);
   } catch {
     return null;
   }
