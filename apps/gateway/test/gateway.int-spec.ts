@@ -19,6 +19,9 @@ const tokenSecret = 'gateway-integration-secret-0123456789';
 
 /** Log lines the gateway wrote, to check what it logs (and that it never logs a key). */
 const { logger, lines: logLines } = capturingLogger();
+const loggedEntries = () => logLines.map((text) => JSON.parse(text));
+/** The access-log line of the request with this id. */
+const accessLogLine = (requestId: string | null) => loggedEntries().find((entry) => entry.msg === 'request' && entry.request_id === requestId);
 
 let redis: RedisClient;
 /** The gateway's key-cache client; the test writes through `redis`, another connection, as identity does. */
@@ -229,7 +232,7 @@ describe('authentication', () => {
     socket.write(`POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${issued.secret}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name"`);
     await received;
     socket.destroy();
-    const logged = () => logLines.map((text) => JSON.parse(text)).find((entry) => entry.aborted && entry.method === 'POST' && entry.path === '/v1/events');
+    const logged = () => loggedEntries().find((entry) => entry.aborted && entry.method === 'POST' && entry.path === '/v1/events');
     expect(await waitFor('the abandoned request logged', async () => logged(), { timeoutMs: 5_000 })).toMatchObject({
       msg: 'request',
       method: 'POST',
@@ -242,7 +245,7 @@ describe('authentication', () => {
   it('never logs a key, only its prefix', async () => {
     const issued = identity.issueKey({ scopes: ['events:read'] });
     await call('GET', '/v1/events', { key: issued.secret });
-    const line = logLines.map((text) => JSON.parse(text)).find((entry) => entry.key_prefix === issued.principal.prefix);
+    const line = loggedEntries().find((entry) => entry.key_prefix === issued.principal.prefix);
     expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/v1/events', status: 200, account_id: issued.accountId, mode: 'test' });
     expect(logLines.join('\n')).not.toContain(issued.secret);
   });
@@ -254,7 +257,7 @@ describe('authentication', () => {
     expectEnvelope(response, 400, 'parameter_invalid');
     expect(response.body.error).toMatchObject({ param: 'prefix', message: expect.stringContaining('must not be a whole API key') });
     expect(JSON.stringify(response.body)).not.toContain(pasted.secret);
-    const line = logLines.map((text) => JSON.parse(text)).find((entry) => entry.request_id === response.body.error.request_id);
+    const line = accessLogLine(response.body.error.request_id);
     expect(line).toMatchObject({ method: 'DELETE', path: `/v1/account/keys/${pasted.principal.prefix}…`, status: 400 });
 
     // Nor when it is percent-encoded, glued to other text, in a path no operation takes (405, 404), or named as a query parameter.
@@ -274,7 +277,7 @@ describe('authentication', () => {
   it('logs no signed token that a path carries outside the ticket pages', async () => {
     const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0a3Rfc3RyYXkifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
     const response = await call('GET', `//d/${token}`);
-    const logged = logLines.map((text) => JSON.parse(text)).find((entry) => entry.msg === 'request' && entry.request_id === response.headers.get('request-id'));
+    const logged = accessLogLine(response.headers.get('request-id'));
     expect(logged).toMatchObject({ path: '//d/{token}' });
     expect(logLines.join('\n')).not.toContain(token);
   });
@@ -451,7 +454,7 @@ describe('the error envelope', () => {
     const response = await call('POST', '/v1/account/keys', { key: secretKey('keys:manage'), body: { label: IdentityDouble.BROKEN_LABEL, scopes: [] } });
     expectEnvelope(response, 500, 'internal_error');
     expect(JSON.stringify(response.body)).not.toMatch(/stack|identity answered/);
-    const logged = logLines.map((text) => JSON.parse(text)).find((entry) => entry.msg === 'unhandled error' && entry.request_id === response.body.error.request_id);
+    const logged = loggedEntries().find((entry) => entry.msg === 'unhandled error' && entry.request_id === response.body.error.request_id);
     expect(logged?.err.message).toContain('without the key record');
   });
 });
@@ -521,7 +524,7 @@ describe('operations', () => {
   it('logs a ticket page request without its token, which opens the ticket for anyone who reads it', async () => {
     const token = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ0a3RfbG9nZ2VkIn0.c2lnbmF0dXJl';
     const response = await call('GET', `/d/${token}`);
-    const logged = logLines.map((text) => JSON.parse(text)).find((entry) => entry.msg === 'request' && entry.request_id === response.headers.get('request-id'));
+    const logged = accessLogLine(response.headers.get('request-id'));
     expect(logged).toMatchObject({ method: 'GET', path: '/d/{token}', status: 503 });
     expect(logLines.join('\n')).not.toContain(token);
     // Counted under the pages' template too, not with the requests no route served.
