@@ -36,8 +36,9 @@ describe('text', () => {
   });
 
   it('counts as blank a text of invisible characters only, such as a zero-width space, and keeps them beside visible ones', () => {
-    for (const invisible of ['\u200b', '\u200d\u2060', ' \ufeff\u200e ', '\u00ad']) expect(text(5).safeParse(invisible).error?.issues[0]?.message).toBe('must not be blank');
+    for (const invisible of ['\u200b', '\u200d\u2060', ' \ufeff\u200e ', '\u00ad', '\u3164\u3164', '\u115f\u1160', '\uffa0', '\u2800', '\ufe0f']) expect(text(5).safeParse(invisible).error?.issues[0]?.message).toBe('must not be blank');
     expect(text(5).safeParse('Zoë\u200d').success).toBe(true);
+    expect(text(5).safeParse('한글').success).toBe(true);
   });
 
   it('refuses control characters, which a terminal or a log reading the name would obey', () => {

@@ -6,8 +6,12 @@ import { characterCount, isStorableInstant } from '@ticketing/fields';
 // Lengths count characters (code points), as the document's minLength and maxLength mean; zod's
 // own min and max would count UTF-16 units, refusing an emoji-rich text the document allows.
 
-/** Characters that show nothing: white space and format characters (zero-width space, joiners, direction marks). */
-const INVISIBLE = /[\s\p{Cf}]/gu;
+/**
+ * Characters that show nothing: white space, format characters (zero-width space, joiners, direction
+ * marks), the other code points Unicode says to render invisibly (Hangul fillers, variation selectors)
+ * and the blank braille pattern, U+2800.
+ */
+const INVISIBLE = /[\s\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/gu;
 /** Control characters (U+0000–U+001F, U+007F–U+009F): a terminal or a log reading a name with an escape sequence would obey it. */
 const CONTROL = /\p{Cc}/u;
 /** Control characters but the tab and line breaks that a longer text may hold. */
