@@ -281,6 +281,16 @@ describe('authentication', () => {
     expect(logged).toMatchObject({ path: '//d/{token}' });
     expect(logLines.join('\n')).not.toContain(token);
   });
+
+  it('logs no email address typed into a path, as typed or percent-encoded', async () => {
+    const caller = identity.issueKey({ scopes: ['customers:write'] });
+    const answers = [
+      await call('GET', '/v1/customers/ann.lee@example.com', { key: caller.secret }),
+      await call('GET', '/v1/nowhere/ann.lee%40example.com/x', { key: caller.secret }),
+    ];
+    expect(answers.map((answer) => accessLogLine(answer.headers.get('request-id'))?.path)).toEqual(['/v1/customers/{email}', '/v1/nowhere/{email}/x']);
+    expect(logLines.join('\n')).not.toMatch(/ann\.lee/);
+  });
 });
 
 /** A URL for the route with made-up ids; whatever the handler then says, it is past the key checks. */

@@ -18,15 +18,19 @@ const isTicketPage = (path: string) => path.startsWith(TICKET_PAGE_PREFIX);
 /** A signed token (JWS compact form: a delivery link's, a ticket's code), wherever it stands. */
 const SIGNED_TOKEN = /eyJ[\w-]*\.[\w-]+\.[\w-]+/g;
 
+/** A path segment holding `@`, as typed or percent-encoded: no operation's path has one, so it is someone's email address. */
+const EMAIL_SEGMENT = /[^/]*(?:@|%40)[^/]*/gi;
+
 /**
  * The path as logged, without secrets. A ticket page's path is its delivery link's signed token,
  * which opens the ticket and its QR code for anyone who holds it, so that path is logged as
  * `/d/{token}`, the way an operation's path is counted under its template (decision 0035), and
  * a token anywhere else in a path (`//d/eyJ…`, a 404) as `{token}`. A whole API key pasted into
- * a path (where a key's prefix belongs) is cut to its prefix (decision 0007).
+ * a path (where a key's prefix belongs) is cut to its prefix (decision 0007), and an email address
+ * typed into one (`/v1/customers/ann@example.com`) is logged as `{email}`.
  */
 function loggedPath(path: string): string {
-  return isTicketPage(path) ? TICKET_PAGE_TEMPLATE : redactApiKeys(path).replace(SIGNED_TOKEN, '{token}');
+  return isTicketPage(path) ? TICKET_PAGE_TEMPLATE : redactApiKeys(path).replace(SIGNED_TOKEN, '{token}').replace(EMAIL_SEGMENT, '{email}');
 }
 
 /** The route a request is counted under: its operation's path template, ticket pages under theirs, anything else 'unmatched'. */
