@@ -12,7 +12,7 @@ describe('currency', () => {
 });
 
 describe('dateTime', () => {
-  it.each(['2027-06-01T19:30:00Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '0001-01-01T00:59:59-01:00'])('accepts %p', (value) => {
+  it.each(['2027-06-01T19:30:00Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '0001-01-01T00:59:59-01:00', '2027-06-01T19:30:00.123456789Z'])('accepts %p', (value) => {
     expect(dateTime.safeParse(value).success).toBe(true);
   });
 
