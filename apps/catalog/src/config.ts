@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { backendServiceEnv, databaseUrl, kafkaBrokers, loadConfig } from '@ticketing/config';
+import { backendServiceEnv, databaseUrl, kafkaBrokers, loadConfig, redisUrl } from '@ticketing/config';
 
 const catalogEnv = z.object({
   ...backendServiceEnv('catalog'),
   DATABASE_URL: databaseUrl('catalog'),
   KAFKA_BROKERS: kafkaBrokers,
+  /** Where catalog replaces each tenant's read generation after a write, for the gateways' read caches (decision 0051). */
+  REDIS_URL: redisUrl,
   /** Consumer group of this service; every replica shares it. */
   KAFKA_GROUP_ID: z.string().min(1).default('catalog'),
   /**

@@ -15,12 +15,14 @@ import { TierRepository } from '../src/repositories/tier.repository';
 import { CreateDiscountUseCase } from '../src/usecases/create-discount/create-discount.usecase';
 import { RecordSeatChangeUseCase } from '../src/usecases/record-seat-change/record-seat-change.usecase';
 import { createEventRequest, createTierRequest, listEventsRequest, updateEventRequest, venue } from './support/requests';
+import { useReadGenerations } from './support/read-generations';
 
 const tokenSecret = 'catalog-test-secret-0123456789';
 const options = { tokenSecret, deadlineMs: 10_000 };
 
 /** Organizations, the full event, tiers, seat maps and similar events, through catalog's real gRPC server on real PostgreSQL. */
 describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
+  const reads = useReadGenerations();
   let database: TestDatabase;
   let prisma: PrismaClient;
   let server: RunningGrpcServer;
@@ -32,7 +34,7 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
   beforeAll(async () => {
     database = await createTestDatabase('catalog', path.join(__dirname, '../prisma/migrations'));
     prisma = createCatalogPrisma(database.url);
-    server = await startGrpcServer(catalogGrpcServices(prisma, { tokenSecret, logger: createLogger('catalog-test', 'silent') }), 0);
+    server = await startGrpcServer(catalogGrpcServices(prisma, { tokenSecret, logger: createLogger('catalog-test', 'silent') }, reads.generations), 0);
     const address = `127.0.0.1:${server.port}`;
     events = createGrpcClient(catalogV1.EventServiceClient, address);
     organizations = createGrpcClient(catalogV1.OrganizationServiceClient, address);
@@ -304,7 +306,7 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
   });
 
   describe('seat maps', () => {
-    const seatChanges = () => new RecordSeatChangeUseCase(prisma, 'catalog.seat-change.test');
+    const seatChanges = () => new RecordSeatChangeUseCase(prisma, 'catalog.seat-change.test', reads.generations);
 
     it('keeps each seat’s status from ticketing’s messages, once per message, and guards held seats', async () => {
       const claims = tenant();

@@ -17,11 +17,13 @@ import { RecordSeatChangeUseCase } from '../src/usecases/record-seat-change/reco
 import { SetSeatMapUseCase } from '../src/usecases/set-seat-map/set-seat-map.usecase';
 import { UpdateEventUseCase } from '../src/usecases/update-event/update-event.usecase';
 import { createEventRequest, createTierRequest } from './support/requests';
+import { useReadGenerations } from './support/read-generations';
 
 const logger = createLogger('catalog-kafka-test', 'silent');
 
 /** Catalog's two ends of Kafka: its outbox relayed to catalog.event.v1, and ticketing's seat messages consumed. */
 describe('catalog and Kafka (real PostgreSQL, real Kafka)', () => {
+  const reads = useReadGenerations();
   let database: TestDatabase;
   let prisma: PrismaClient;
   let kafka: Kafka;
@@ -39,7 +41,7 @@ describe('catalog and Kafka (real PostgreSQL, real Kafka)', () => {
     await producer.connect();
     relay = new OutboxRelay({ databaseUrl: database.url, producer, logger, pollIntervalMs: 50 });
     relay.start();
-    seatChanges = await startSeatChangeConsumer(kafka, `catalog-test-${randomUUID()}`, new RecordSeatChangeUseCase(prisma, SEAT_CHANGE_INBOX), logger);
+    seatChanges = await startSeatChangeConsumer(kafka, `catalog-test-${randomUUID()}`, new RecordSeatChangeUseCase(prisma, SEAT_CHANGE_INBOX, reads.generations), logger);
   });
 
   afterAll(async () => {
@@ -94,7 +96,7 @@ describe('catalog and Kafka (real PostgreSQL, real Kafka)', () => {
 
   it('stamps the request id of the gRPC call on the event it publishes, in the envelope and the Kafka headers', async () => {
     const tokenSecret = 'catalog-kafka-test-secret-0123456789';
-    const server = await startGrpcServer(catalogGrpcServices(prisma, { tokenSecret, logger }), 0);
+    const server = await startGrpcServer(catalogGrpcServices(prisma, { tokenSecret, logger }, reads.generations), 0);
     const events = createGrpcClient(catalogV1.EventServiceClient, `127.0.0.1:${server.port}`);
     const requestId = newId('req');
     const consumer = kafka.consumer({ groupId: `catalog-test-reader-${randomUUID()}` });

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createCatalogPrisma, type PrismaClient } from '../src/db';
 import { catalogGrpcServices } from '../src/grpc/services';
 import { createEventRequest } from './support/requests';
+import { useReadGenerations } from './support/read-generations';
 
 const tokenSecret = 'catalog-test-secret-0123456789';
 
@@ -16,6 +17,7 @@ const tokenSecret = 'catalog-test-secret-0123456789';
  * (libs/db idempotentWrites), so a retry gets the committed result instead of a second write.
  */
 describe('idempotent writes in catalog (real PostgreSQL, real gRPC)', () => {
+  const reads = useReadGenerations();
   let database: TestDatabase;
   let prisma: PrismaClient;
   let server: RunningGrpcServer;
@@ -25,7 +27,7 @@ describe('idempotent writes in catalog (real PostgreSQL, real gRPC)', () => {
   beforeAll(async () => {
     database = await createTestDatabase('catalog', path.join(__dirname, '../prisma/migrations'));
     prisma = createCatalogPrisma(database.url);
-    server = await startGrpcServer(catalogGrpcServices(prisma, { tokenSecret, logger: createLogger('catalog-test', 'silent') }), 0);
+    server = await startGrpcServer(catalogGrpcServices(prisma, { tokenSecret, logger: createLogger('catalog-test', 'silent') }, reads.generations), 0);
     events = createGrpcClient(catalogV1.EventServiceClient, `127.0.0.1:${server.port}`);
     organizations = createGrpcClient(catalogV1.OrganizationServiceClient, `127.0.0.1:${server.port}`);
   });

@@ -1,5 +1,5 @@
 import type { InternalClaims, Mode } from '@ticketing/auth';
-import { catalogV1 } from '@ticketing/contracts';
+import { catalogReadsGenerationEntry, catalogV1 } from '@ticketing/contracts';
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
@@ -11,6 +11,7 @@ import { ReleaseExpiredReservationsUseCase } from '../src/usecases/release-expir
 import { useCatalogDatabase } from './support/catalog-database';
 import { createDiscountRequest } from './support/discount-requests';
 import { createEventRequest, createTierRequest, updateEventRequest } from './support/requests';
+import { useReadGenerations } from './support/read-generations';
 
 const tokenSecret = 'catalog-test-secret-0123456789';
 const options = { tokenSecret, deadlineMs: 10_000 };
@@ -18,6 +19,7 @@ const { SALE, COMP } = { SALE: catalogV1.ReservationKind.RESERVATION_KIND_SALE, 
 
 /** Inventory reservations (decision 0029) through catalog's real gRPC server on real PostgreSQL. */
 describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
+  const reads = useReadGenerations();
   const catalog = useCatalogDatabase();
   let server: RunningGrpcServer;
   let events: catalogV1.EventServiceClient;
@@ -26,7 +28,7 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
   let discounts: catalogV1.DiscountServiceClient;
 
   beforeAll(async () => {
-    server = await startGrpcServer(catalogGrpcServices(catalog.prisma, { tokenSecret, logger: createLogger('catalog-test', 'silent') }), 0);
+    server = await startGrpcServer(catalogGrpcServices(catalog.prisma, { tokenSecret, logger: createLogger('catalog-test', 'silent') }, reads.generations), 0);
     const address = `127.0.0.1:${server.port}`;
     events = createGrpcClient(catalogV1.EventServiceClient, address);
     tiers = createGrpcClient(catalogV1.TierServiceClient, address);
@@ -394,7 +396,7 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
   });
 
   describe('expiry', () => {
-    const sweepAt = (at: Date) => new ReleaseExpiredReservationsUseCase(catalog.prisma, () => at).execute();
+    const sweepAt = (at: Date) => new ReleaseExpiredReservationsUseCase(catalog.prisma, reads.generations, () => at).execute();
     const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
     it('releases what expired and nothing else, once', async () => {
@@ -404,10 +406,15 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
       const longLived = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 3, ttl_seconds: 600 });
       const committed = await reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 1, ttl_seconds: 60 });
       await commit(claims, committed.id);
+      const generation = () => reads.redis.get(catalogReadsGenerationEntry(claims.tenant!.account_id, claims.tenant!.mode));
+      const beforeSweep = await generation();
 
       expect(await sweepAt(later(120))).toBeGreaterThanOrEqual(1);
       expect(await counters(tierId)).toEqual({ held: 3, sold: 1 });
+      const afterSweep = await generation();
+      expect(afterSweep).not.toBe(beforeSweep); // the gateways' read caches drop the tenant's kept answers (decision 0051)
       expect(await sweepAt(later(120))).toBe(0);
+      expect(await generation()).toBe(afterSweep);
       await expect(commit(claims, shortLived.id)).rejects.toMatchObject({ code: 'reservation_released', message: expect.stringContaining('when it expired') });
       expect(await commit(claims, longLived.id)).toMatchObject({ status: 'committed' });
       expect(await counters(tierId)).toEqual({ held: 0, sold: 4 });

@@ -6,3 +6,4 @@ export * from './events';
 export * from './catalog-values';
 export * from './email-address';
 export * from './ticketing-values';
+export * from './catalog-reads';

@@ -1,4 +1,4 @@
-import type { Tenant } from '@ticketing/auth';
+import { isMode, type Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import type { CatalogDb } from '../db';
 import type { CatalogReservation, ReservationKind, ReservationRequest, ReservationStatus, ReservationView, ReturnRequest } from '../domain/reservation';
@@ -30,6 +30,11 @@ export type ReserveOutcome =
   | { outcome: 'refused'; tier: CatalogTier; event: { status: EventStatus; startsAt: Date } }
   | { outcome: 'not_claimed' };
 type ReservationRow = Omit<CatalogReservation, 'kind' | 'status'> & { kind: string; status: string };
+
+function tenantOfRow(row: { account_id: string; mode: string }): Tenant {
+  if (!isMode(row.mode)) throw new Error(`a reservation of account ${row.account_id} has the unknown mode '${row.mode}'`);
+  return { accountId: row.account_id, mode: row.mode };
+}
 
 const toReservation = (row: ReservationRow): CatalogReservation => ({ ...row, kind: row.kind as ReservationKind, status: row.status as ReservationStatus });
 
@@ -108,17 +113,17 @@ export class ReservationRepository {
    * Releases up to `limit` held reservations whose expiry has passed and gives their units back
    * to their tiers, in one statement. Rows another sweeper or a settlement has locked are
    * skipped, and tiers are locked in id order, so concurrent sweepers neither wait on each other
-   * nor deadlock. Returns how many it released.
+   * nor deadlock. Returns how many it released, and the tenants whose tiers it changed.
    */
-  async releaseExpired(at: Date, limit: number): Promise<number> {
-    const rows = await this.db.$queryRaw<Array<{ released: number }>>`
+  async releaseExpired(at: Date, limit: number): Promise<{ released: number; tenants: Tenant[] }> {
+    const rows = await this.db.$queryRaw<Array<{ account_id: string; mode: string; released: number }>>`
       WITH expired AS (
         SELECT id FROM inventory_reservations WHERE status = 'held' AND expires_at <= ${at}
          ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),
       released AS (
         UPDATE inventory_reservations r SET status = 'released', released_at = ${at}
           FROM expired WHERE r.id = expired.id
-        RETURNING r.tier_id, r.quantity),
+        RETURNING r.tier_id, r.quantity, r.account_id, r.mode),
       per_tier AS (SELECT tier_id, sum(quantity)::int AS quantity FROM released GROUP BY tier_id),
       locked_tiers AS (
         SELECT t.id, per_tier.quantity FROM tiers t JOIN per_tier ON per_tier.tier_id = t.id
@@ -127,8 +132,11 @@ export class ReservationRepository {
         UPDATE tiers t SET held = t.held - locked_tiers.quantity, updated_at = ${at}
           FROM locked_tiers WHERE t.id = locked_tiers.id
         RETURNING t.id)
-      SELECT count(*)::int AS released FROM released`;
-    return rows[0]?.released ?? 0;
+      SELECT account_id, mode, count(*)::int AS released FROM released GROUP BY account_id, mode`;
+    return {
+      released: rows.reduce((sum, row) => sum + row.released, 0),
+      tenants: rows.map((row) => tenantOfRow(row)),
+    };
   }
 
   /**
