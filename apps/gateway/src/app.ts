@@ -16,6 +16,7 @@ import { attemptLockSeconds, IdempotencyStore } from './idempotency/idempotency.
 import { buildApiReference, DOCS_PATH } from './openapi/api-reference';
 import type { RateLimitSettings } from './rate-limit/budgets';
 import { LimiterMetrics } from './rate-limit/limiter-metrics';
+import { CatalogReadCache } from './reads/catalog-read-cache';
 import { RateLimits } from './rate-limit/rate-limits';
 import { routeTable } from './routes';
 import { methodNotAllowed, routeTableRouter } from './routes/route-table.router';
@@ -23,7 +24,7 @@ import { TICKET_PAGE_PATH, ticketPageRefused, ticketPages } from './http/ticket-
 
 export interface GatewayDeps {
   redis: RedisClient;
-  /** Reads API-key cache entries, answering repeats from memory (connectCachingRedis). */
+  /** Reads API-key cache entries and catalog read generations, answering repeats from memory (connectCachingRedis). */
   keyCacheRedis: CachingRedisClient;
   clients: BackendClients;
   config: Pick<GatewayConfig, 'INTERNAL_TOKEN_SECRET' | 'GRPC_DEADLINE_MS' | 'TRUST_PROXY' | 'TICKETING_PAGES_URL'>;
@@ -67,6 +68,7 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
       rateLimits: limits,
       clients,
       caller,
+      catalogReads: new CatalogReadCache(keyCacheRedis, metricsRegistry),
       reference,
       logger,
     }),

@@ -176,6 +176,7 @@ export const eventsRoutes = [
     access: secretKey('events:read'),
     response: eventResource,
     handler: async ({ params }, { services }) => presentEvent(await services.events.getEvent({ id: params.id })),
+    catalogRead: ({ params }) => `event:${params.id}`,
   }),
   defineRoute({
     operationId: 'updateEvent',

@@ -12,6 +12,7 @@ import { requestState } from '../http/request-state';
 import { idempotency } from '../idempotency/idempotency.middleware';
 import type { IdempotencyStore } from '../idempotency/idempotency.store';
 import type { ApiReference } from '../openapi/api-reference';
+import type { CatalogReadCache } from '../reads/catalog-read-cache';
 import type { RateLimits } from '../rate-limit/rate-limits';
 import { bucketOf } from '../rate-limit/budgets';
 import { validateInput } from '../validation/validate.middleware';
@@ -24,6 +25,8 @@ export interface RouteTableDeps {
   rateLimits: RateLimits;
   clients: BackendClients;
   caller: CallerOptions;
+  /** Keeps the answers of catalog reads (routes with `catalogRead`) until the tenant's next catalog write. */
+  catalogReads: CatalogReadCache;
   reference: ApiReference;
   logger: Logger;
 }
@@ -42,9 +45,17 @@ function matched(route: Route): RequestHandler {
 function respond(route: Route & { handler: NonNullable<Route['handler']> }, deps: RouteTableDeps): RequestHandler {
   return async (_req, res) => {
     const state = requestState(res);
-    const caller = state.idempotency ? { ...deps.caller, idempotency: state.idempotency } : deps.caller;
-    const services = backendServices(deps.clients, internalClaims(state.requestId, state.key), caller);
-    const body = await route.handler(state.input!, { services, reference: deps.reference, key: state.key });
+    const answer = () => {
+      const caller = state.idempotency ? { ...deps.caller, idempotency: state.idempotency } : deps.caller;
+      const services = backendServices(deps.clients, internalClaims(state.requestId, state.key), caller);
+      return route.handler(state.input!, { services, reference: deps.reference, key: state.key });
+    };
+    if (route.catalogRead && state.key) {
+      const tenant = { accountId: state.key.account_id, mode: state.key.mode };
+      res.type('json').send(await deps.catalogReads.read(tenant, route.catalogRead(state.input!), answer));
+      return;
+    }
+    const body = await answer();
     if (route.produces === 'text/html') res.type('html').send(body);
     else res.json(body);
   };

@@ -79,6 +79,12 @@ export interface RouteSpec<TPath extends string, TQuery extends z.ZodObject, TBo
   produces?: MediaType;
   /** The gRPC call and presenter. Without one the operation answers 501 after the key checks. */
   handler?: (input: RouteInput<PathParams<TPath>, z.output<TQuery>, BodyOf<TBody>>, context: HandlerContext) => Promise<z.input<TResponse>>;
+  /**
+   * For a keyed GET whose answer is catalog's data alone, the same for every key of the tenant
+   * allowed to call it: the name of that answer among the tenant's (`event:<id>`). The gateway
+   * then keeps the answer until catalog's next write for the tenant (decision 0051).
+   */
+  catalogRead?: (input: RouteInput<PathParams<TPath>, z.output<TQuery>, undefined>) => string;
 }
 
 /** A route-table entry with its types erased, as the pipeline and the OpenAPI generator see it. */
@@ -97,6 +103,7 @@ export interface Route {
   response: z.ZodType;
   produces: MediaType;
   handler?: (input: RouteInput, context: HandlerContext) => Promise<unknown>;
+  catalogRead?: (input: RouteInput) => string;
 }
 
 export function pathParamNames(path: string): string[] {
@@ -118,7 +125,8 @@ export function defineRoute<
   TQuery extends z.ZodObject = z.ZodObject<Record<never, never>>,
   TBody extends z.ZodObject | undefined = undefined,
 >(spec: RouteSpec<TPath, TQuery, TBody, TResponse>): Route {
-  const { handler, query, body, bodyLimit, produces, errors, ...rest } = spec;
+  const { handler, catalogRead, query, body, bodyLimit, produces, errors, ...rest } = spec;
+  if (catalogRead && (spec.method !== 'get' || spec.access.kind === 'public')) throw new Error(`${spec.operationId}: only a keyed GET may be a catalog read`);
   return {
     ...rest,
     errors: errors ?? [],
@@ -129,6 +137,7 @@ export function defineRoute<
     produces: produces ?? 'application/json',
     // Validation has already given the input exactly the shape the typed handler declares.
     handler: handler && ((input, context) => handler(input as RouteInput<PathParams<TPath>, z.output<TQuery>, BodyOf<TBody>>, context)),
+    catalogRead: catalogRead && ((input) => catalogRead(input as RouteInput<PathParams<TPath>, z.output<TQuery>, undefined>)),
   };
 }
 
