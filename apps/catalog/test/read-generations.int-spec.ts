@@ -68,6 +68,22 @@ describe('catalog read generations (real PostgreSQL, real gRPC, real Redis)', ()
     expect(await generationOf(other)).toBeNull();
   });
 
+  it('sends one replacement for the writes of a tenant that end in the same turn, and one more for a later write', async () => {
+    const claims = tenant();
+    const owner = { accountId: claims.tenant!.account_id, mode: claims.tenant!.mode };
+    const set = jest.spyOn(reads.redis, 'set');
+    try {
+      await Promise.all(Array.from({ length: 50 }, () => reads.generations.changed(owner)));
+      expect(set).toHaveBeenCalledTimes(1);
+      const after = await generationOf(claims);
+      await reads.generations.changed(owner);
+      expect(set).toHaveBeenCalledTimes(2);
+      expect(await generationOf(claims)).not.toBe(after);
+    } finally {
+      set.mockRestore();
+    }
+  });
+
   it('answers a write while Redis does not answer, and replaces the generation once Redis answers again', async () => {
     const proxy = await silenceableRedis();
     const redis = await connectRedis(proxy.url, logger);

@@ -20,6 +20,8 @@ const RETRY_INTERVAL_MS = 500;
  * (decision 0044): the generations it could not replace are retried until Redis takes them.
  */
 export class CatalogReadGenerations {
+  /** Replacements not sent yet, by entry: the writes of one tenant that end together share one. */
+  private readonly next = new Map<string, Promise<void>>();
   /** Generation entries whose replacement Redis has not taken yet. */
   private readonly pending = new Set<string>();
   private retry: NodeJS.Timeout | undefined;
@@ -30,19 +32,35 @@ export class CatalogReadGenerations {
     private readonly logger: Logger,
   ) {}
 
-  /** Resolves once Redis took the tenant's new generation, or once that was left to the background; never rejects. */
-  async changed(tenant: Tenant): Promise<void> {
+  /**
+   * Resolves once Redis took the tenant's new generation, or once that was left to the
+   * background; never rejects. The writes of a tenant that call this in the same turn of the
+   * event loop (an on-sale's answers) share one replacement, sent after all of them committed.
+   */
+  changed(tenant: Tenant): Promise<void> {
     const entry = catalogReadsGenerationEntry(tenant.accountId, tenant.mode);
-    if (await this.replace(entry)) return;
-    if (this.pending.size === 0) this.logger.warn('redis did not take a catalog read generation: retrying in the background; readers serve kept answers at most their maximum age meanwhile');
-    this.pending.add(entry);
-    this.scheduleRetry();
+    let replaced = this.next.get(entry);
+    if (replaced === undefined) {
+      replaced = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.next.delete(entry);
+        return this.replaceOrRetry(entry);
+      });
+      this.next.set(entry, replaced);
+    }
+    return replaced;
   }
 
   /** Stops retrying; what is still pending is left to the readers' maximum age. */
   stop(): void {
     this.stopped = true;
     clearTimeout(this.retry);
+  }
+
+  private async replaceOrRetry(entry: string): Promise<void> {
+    if (await this.replace(entry)) return;
+    if (this.pending.size === 0) this.logger.warn('redis did not take a catalog read generation: retrying in the background; readers serve kept answers at most their maximum age meanwhile');
+    this.pending.add(entry);
+    this.scheduleRetry();
   }
 
   private async replace(entry: string): Promise<boolean> {
