@@ -3,6 +3,7 @@ import { catalogReadsGenerationEntry, newCatalogReadsGeneration } from '@ticketi
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { connectCachingRedis, connectRedis, type RedisClient } from '@ticketing/redis';
+import { waitFor } from '@ticketing/testing';
 import { CatalogReadCache } from '../src/reads/catalog-read-cache';
 
 const logger = createLogger('gateway-test', 'silent');
@@ -76,6 +77,31 @@ describe('CatalogReadCache (real Redis)', () => {
     await catalogWrote(first);
     expect(await cache.read(first, 'event:1', answers('first again'))).toBe('{"name":"first again"}');
     expect(await cache.read(second, 'event:1', none)).toBe('{"name":"second:event:1"}');
+  });
+
+  it('makes one call to catalog for the reads of one generation that arrive while it runs, and none of them waits for another generation', async () => {
+    const registry = new Registry();
+    const shared = new CatalogReadCache(caching.client, registry);
+    const owner = tenant();
+    await catalogWrote(owner);
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const catalog = counting();
+    const slowLoad = async () => {
+      const result = await catalog.load();
+      await answered;
+      return result;
+    };
+    const reads = Array.from({ length: 20 }, () => shared.read(owner, 'event:1', slowLoad));
+    await waitFor('the other 19 reads to join the first one’s call', async () =>
+      (await registry.getSingleMetricAsString('gateway_catalog_read_cache_total')).includes('gateway_catalog_read_cache_total{outcome="shared"} 19') ? true : undefined,
+    );
+    await catalogWrote(owner);
+    // A read of the new generation does not join the call made under the old one.
+    expect(await shared.read(owner, 'event:1', catalog.load)).toBe('{"calls":2}');
+    answer();
+    expect(new Set(await Promise.all(reads))).toEqual(new Set(['{"calls":1}']));
+    expect(catalog.calls()).toBe(2);
   });
 
   it('keeps nothing from a read that failed', async () => {

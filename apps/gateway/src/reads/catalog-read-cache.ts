@@ -15,7 +15,7 @@ const MAX_KEPT_CHARACTERS = 32 * 1024 * 1024;
 /** How long a read waits for Redis before it asks catalog instead: a cache never makes a read fail. */
 const GENERATION_WAIT_MS = 1_000;
 
-type Outcome = 'hit' | 'miss' | 'bypass';
+type Outcome = 'hit' | 'shared' | 'miss' | 'bypass';
 
 interface Kept {
   generation: string;
@@ -34,6 +34,8 @@ interface Kept {
  */
 export class CatalogReadCache {
   private readonly kept = new LRUCache<string, Kept>({ maxSize: MAX_KEPT_CHARACTERS, sizeCalculation: (kept) => kept.body.length + 1, ttl: CATALOG_READ_MAX_AGE_MS });
+  /** Reads asking catalog now, by tenant, name and generation: the readers of one generation share one call. */
+  private readonly loading = new Map<string, Promise<string>>();
   private readonly reads: Counter<'outcome'>;
 
   constructor(
@@ -42,7 +44,7 @@ export class CatalogReadCache {
   ) {
     this.reads = new Counter({
       name: 'gateway_catalog_read_cache_total',
-      help: 'Catalog reads the gateway may keep, by outcome: hit (served as kept), miss (asked catalog), bypass (asked catalog, Redis not answering).',
+      help: 'Catalog reads the gateway may keep, by outcome: hit (served as kept), shared (answered by a call another read of the same generation made), miss (asked catalog), bypass (asked catalog, Redis not answering).',
       labelNames: ['outcome'],
       registers: [registry],
     });
@@ -59,9 +61,29 @@ export class CatalogReadCache {
       this.reads.inc({ outcome: 'hit' });
       return kept.body;
     }
-    const body = await this.loaded('miss', load);
-    this.kept.set(id, { generation, body });
-    return body;
+    return this.loadShared(id, generation, load);
+  }
+
+  /**
+   * One call to catalog for every reader that read the same generation while it runs (an
+   * on-sale's buyers polling an event): each of them read the generation after every write it
+   * must see was announced, and the call started after that announcement too, so its answer
+   * shows everything any of them is owed.
+   */
+  private loadShared(id: string, generation: string, load: () => Promise<unknown>): Promise<string> {
+    const flight = `${id}@${generation}`;
+    const running = this.loading.get(flight);
+    if (running !== undefined) {
+      this.reads.inc({ outcome: 'shared' });
+      return running;
+    }
+    const loaded = this.loaded('miss', load).then((body) => {
+      this.kept.set(id, { generation, body });
+      return body;
+    });
+    this.loading.set(flight, loaded);
+    void loaded.finally(() => this.loading.delete(flight)).catch(() => undefined);
+    return loaded;
   }
 
   private async loaded(outcome: Outcome, load: () => Promise<unknown>): Promise<string> {
