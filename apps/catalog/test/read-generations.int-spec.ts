@@ -1,14 +1,13 @@
-import path from 'node:path';
 import type { InternalClaims } from '@ticketing/auth';
 import { catalogReadsGenerationEntry, catalogV1 } from '@ticketing/contracts';
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { connectRedis } from '@ticketing/redis';
-import { createTestDatabase, silenceableRedis, waitFor, type TestDatabase } from '@ticketing/testing';
-import { createCatalogPrisma, type PrismaClient } from '../src/db';
+import { silenceableRedis, waitFor } from '@ticketing/testing';
 import { catalogGrpcServices } from '../src/grpc/services';
 import { CatalogReadGenerations } from '../src/reads/read-generations';
+import { useCatalogDatabase } from './support/catalog-database';
 import { createEventRequest, createTierRequest, updateEventRequest } from './support/requests';
 import { useReadGenerations } from './support/read-generations';
 
@@ -19,16 +18,13 @@ const logger = createLogger('catalog-test', 'silent');
 /** Decision 0051: every write catalog answers has replaced its tenant's read generation first; reads leave it be. */
 describe('catalog read generations (real PostgreSQL, real gRPC, real Redis)', () => {
   const reads = useReadGenerations();
-  let database: TestDatabase;
-  let prisma: PrismaClient;
+  const catalog = useCatalogDatabase();
   let server: RunningGrpcServer;
   let events: catalogV1.EventServiceClient;
   let tiers: catalogV1.TierServiceClient;
 
   beforeAll(async () => {
-    database = await createTestDatabase('catalog', path.join(__dirname, '../prisma/migrations'));
-    prisma = createCatalogPrisma(database.url);
-    server = await startGrpcServer(catalogGrpcServices(prisma, { tokenSecret, logger }, reads.generations), 0);
+    server = await startGrpcServer(catalogGrpcServices(catalog.prisma, { tokenSecret, logger }, reads.generations), 0);
     events = createGrpcClient(catalogV1.EventServiceClient, `127.0.0.1:${server.port}`);
     tiers = createGrpcClient(catalogV1.TierServiceClient, `127.0.0.1:${server.port}`);
   });
@@ -37,8 +33,6 @@ describe('catalog read generations (real PostgreSQL, real gRPC, real Redis)', ()
     events.close();
     tiers.close();
     await server.shutdown();
-    await prisma.$disconnect();
-    await database.drop();
   });
 
   const tenant = (): InternalClaims => ({ request_id: 'req_test', tenant: { account_id: newId('acct'), mode: 'test' } });
