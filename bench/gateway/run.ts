@@ -12,7 +12,7 @@
  * /proc before and after the run); then each service's resident memory, idle and after load;
  * and last, one JSON line for scripts.
  *
- *   npm run bench:gateway [-- --duration 10 --connections 50 --cpu-prof]
+ *   npm run bench:gateway [-- --duration 10 --connections 50 --warmup 3 --cpu-prof]
  *
  * `--cpu-prof` writes a V8 CPU profile of every service to .data/bench/profiles (open them in
  * Chrome DevTools or speedscope). Service logs go to .data/bench/logs.
@@ -40,9 +40,14 @@ interface Figures {
 interface Options {
   duration: number;
   connections: number;
+  /** Seconds of unmeasured load on each target before its measured run. */
+  warmup: number;
 }
 
 async function measure(target: string, url: string, headers: Record<string, string>, groups: ProcessGroup[], options: Options): Promise<Figures> {
+  // Unmeasured: the first requests of a path pay for its compilation and the heap's growth, which
+  // a server running for hours does not; without this the first target measured paid for them.
+  await autocannon({ url, headers, duration: options.warmup, connections: options.connections });
   const before = snapshotCpu(groups);
   const result = await autocannon({ url, headers, duration: options.duration, connections: options.connections });
   const spent = cpuSpent(before, snapshotCpu(groups));
@@ -133,9 +138,14 @@ function residentMemory(running: RunningService[]): Map<string, number> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, 'cpu-prof': { type: 'boolean', default: false } },
+    options: {
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '50' },
+      warmup: { type: 'string', default: '3' },
+      'cpu-prof': { type: 'boolean', default: false },
+    },
   });
-  const options = { duration: Number(values.duration), connections: Number(values.connections) };
+  const options = { duration: Number(values.duration), connections: Number(values.connections), warmup: Number(values.warmup) };
   const system = await startBenchSystem({ cpuProfile: values['cpu-prof'] });
   const { running, gateway } = system;
   const baselines = await startBaselines();
@@ -148,7 +158,7 @@ async function main(): Promise<void> {
     const idleMemory = residentMemory(running);
     const groups = processGroups(system, baselines);
 
-    console.log(`autocannon: ${options.connections} connections, ${options.duration} s per target`);
+    console.log(`autocannon: ${options.connections} connections, ${options.duration} s per target after ${options.warmup} s unmeasured`);
     const baseline = (server: Baseline) => `http://127.0.0.1:${server.port}/`;
     const bareFigures = await measure('bare node http', baseline(baselines.bare), {}, groups, options);
     const expressOnly = await measure('express 5, no work', baseline(baselines.express), {}, groups, options);
