@@ -9,7 +9,7 @@ import { answeredWithin, type CachingRedisClient } from '@ticketing/redis';
  * catalog could not tell Redis of a write (Redis out of its reach, or catalog killed between a
  * commit and its announcement; decision 0051).
  */
-export const CATALOG_READ_MAX_AGE_MS = 5_000;
+const CATALOG_READ_MAX_AGE_MS = 5_000;
 /** The most characters of kept answers, all tenants together (about 64 MB of strings at most). */
 const MAX_KEPT_CHARACTERS = 32 * 1024 * 1024;
 /** How long a read waits for Redis before it asks catalog instead: a cache never makes a read fail. */
