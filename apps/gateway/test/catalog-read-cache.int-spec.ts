@@ -104,6 +104,16 @@ describe('CatalogReadCache (real Redis)', () => {
     expect(catalog.calls()).toBe(2);
   });
 
+  it('asks catalog again once an answer is older than its maximum age, though no write replaced the generation (a write Redis never heard of)', async () => {
+    const shortLived = new CatalogReadCache(caching.client, new Registry(), { maxAgeMs: 1_000 });
+    const owner = tenant();
+    await catalogWrote(owner);
+    const catalog = counting();
+    await shortLived.read(owner, 'event:1', catalog.load);
+    expect(await shortLived.read(owner, 'event:1', catalog.load)).toBe('{"calls":1}');
+    await waitFor('the kept answer to age out', async () => ((await shortLived.read(owner, 'event:1', catalog.load)) === '{"calls":2}' ? true : undefined), { intervalMs: 50 });
+  });
+
   it('keeps nothing from a read that failed', async () => {
     const owner = tenant();
     await catalogWrote(owner);

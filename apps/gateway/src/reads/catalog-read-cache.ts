@@ -33,7 +33,7 @@ interface Kept {
  * goes to catalog.
  */
 export class CatalogReadCache {
-  private readonly kept = new LRUCache<string, Kept>({ maxSize: MAX_KEPT_CHARACTERS, sizeCalculation: (kept) => kept.body.length + 1, ttl: CATALOG_READ_MAX_AGE_MS });
+  private readonly kept: LRUCache<string, Kept>;
   /** Reads asking catalog now, by tenant, name and generation: the readers of one generation share one call. */
   private readonly loading = new Map<string, Promise<string>>();
   private readonly reads: Counter<'outcome'>;
@@ -41,7 +41,9 @@ export class CatalogReadCache {
   constructor(
     private readonly redis: CachingRedisClient,
     registry: Registry,
+    { maxAgeMs = CATALOG_READ_MAX_AGE_MS }: { maxAgeMs?: number } = {},
   ) {
+    this.kept = new LRUCache<string, Kept>({ maxSize: MAX_KEPT_CHARACTERS, sizeCalculation: (kept) => kept.body.length + 1, ttl: maxAgeMs });
     this.reads = new Counter({
       name: 'gateway_catalog_read_cache_total',
       help: 'Catalog reads the gateway may keep, by outcome: hit (served as kept), shared (answered by a call another read of the same generation made), miss (asked catalog), bypass (asked catalog, Redis not answering).',
