@@ -40,6 +40,24 @@ describe('event reads kept by the gateway', () => {
     expect((await api.get(`/v1/events/${eventId}`)).body.tiers[0]).toMatchObject({ sold: 1, available: 9 });
   });
 
+  it('shows a discount’s redemption by a sale, and an organization’s update, in the very next read', async () => {
+    const api = as((await createAccount()).secret_key);
+    const { eventId, tierId } = await onSale(api);
+    const discount = (await api.post('/v1/discounts', { code: 'KEPT10', percent_off: 10, applies_to: { event_ids: [eventId] } })).body;
+    expect((await api.get(`/v1/discounts/${discount.id}`)).body.times_redeemed).toBe(0);
+    expect((await api.get(`/v1/discounts/${discount.id}`)).body.times_redeemed).toBe(0);
+    // The sale redeems the code: ticketing calls catalog, which announces the write before answering.
+    const sold = await api.post(`/v1/events/${eventId}/tickets`, sale(tierId, { discount_code: 'KEPT10', payment: { type: 'external', reference: 'order-kept', amount: 4500 } }));
+    expect(sold.status).toBe(200);
+    expect((await api.get(`/v1/discounts/${discount.id}`)).body.times_redeemed).toBe(1);
+
+    const organization = (await api.post('/v1/organizations', { name: 'Kept Presents' })).body;
+    expect((await api.get(`/v1/organizations/${organization.id}`)).body.name).toBe('Kept Presents');
+    expect((await api.get(`/v1/organizations/${organization.id}`)).body.name).toBe('Kept Presents');
+    expect((await api.patch(`/v1/organizations/${organization.id}`, { name: 'Renamed Presents' })).status).toBe(200);
+    expect((await api.get(`/v1/organizations/${organization.id}`)).body.name).toBe('Renamed Presents');
+  });
+
   it('keeps each account’s and mode’s reads apart: another account or the live mode does not see a test event kept for its owner', async () => {
     const owner = await createAccount();
     const api = as(owner.secret_key);

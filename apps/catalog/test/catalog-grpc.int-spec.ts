@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { InternalClaims, Mode, Tenant } from '@ticketing/auth';
 import type { ApiError } from '@ticketing/errors';
-import { catalogV1 } from '@ticketing/contracts';
+import { catalogReadsGenerationEntry, catalogV1 } from '@ticketing/contracts';
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
@@ -328,8 +328,14 @@ describe('catalog gRPC services (real PostgreSQL, real gRPC)', () => {
       const otherMode = { ...envelope('seat.held', ['Stalls:A:3']), mode: 'live' as const };
       expect(await seatChanges().execute(otherMode)).toBe('no_such_event');
       const held = envelope('seat.held', ['Stalls:A:1', 'Stalls:A:2']);
+      const generation = () => reads.redis.get(catalogReadsGenerationEntry(claims.tenant!.account_id, claims.tenant!.mode));
+      const beforeHeld = await generation();
       expect(await seatChanges().execute(held)).toBe('applied');
+      // An applied change is announced to the gateways' read caches (decision 0051); a redelivery changes nothing.
+      const afterHeld = await generation();
+      expect(afterHeld).not.toBe(beforeHeld);
       expect(await seatChanges().execute(held)).toBe('redelivery');
+      expect(await generation()).toBe(afterHeld);
       await seatChanges().execute(envelope('seat.sold', ['Stalls:A:2']));
       const map = await callUnary(seatMaps.getSeatMap.bind(seatMaps), { event_id: event.id }, claims, options);
       expect(map.sections[0]!.rows[0]!.seats.map((seat) => [seat.id, seat.status])).toEqual([

@@ -183,6 +183,7 @@ export const discountsRoutes = [
     access,
     response: discountResource,
     handler: async ({ params }, { services }) => presentDiscount(await services.discounts.getDiscount({ id: params.id })),
+    catalogRead: ({ params }) => `discount:${params.id}`,
   }),
   defineRoute({
     operationId: 'updateDiscount',

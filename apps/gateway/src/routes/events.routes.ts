@@ -215,6 +215,7 @@ export const eventsRoutes = [
     access: secretKey('events:read'),
     response: seatMapResource,
     handler: async ({ params }, { services }) => presentSeatMap(await services.seatMaps.getSeatMap({ event_id: params.id })),
+    catalogRead: ({ params }) => `seatmap:${params.id}`,
   }),
   defineRoute({
     operationId: 'setEventSeatmap',

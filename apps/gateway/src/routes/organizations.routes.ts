@@ -46,6 +46,7 @@ export const organizationsRoutes = [
     access: secretKey('events:read'),
     response: organizationResource,
     handler: async ({ params }, { services }) => presentOrganization(await services.organizations.getOrganization({ id: params.id })),
+    catalogRead: ({ params }) => `organization:${params.id}`,
   }),
   defineRoute({
     operationId: 'createOrganization',
