@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Scope } from '@ticketing/auth';
 import { routeTable } from './index';
 import { inMatchingOrder } from './route-order';
-import { isImplemented, pathParamNames, type Access, type Route } from './route';
+import { defineRoute, isImplemented, pathParamNames, secretKey, type Access, type Route } from './route';
 
 type Expected = [operation: string, access: Access];
 const secret = (scope: Scope | null, ...operations: string[]): Expected[] => operations.map((operation) => [operation, { kind: 'secret', scope }]);
@@ -160,6 +160,18 @@ describe('the route table', () => {
       }
     }
     expect(overlapping).toBeGreaterThan(0);
+  });
+
+  it('keeps answers only of keyed GETs, each named after its path parameter (decision 0051)', () => {
+    const kept = routeTable.filter((route) => route.catalogRead);
+    expect(kept.map((route) => route.operationId).sort()).toEqual(['getDiscount', 'getEvent', 'getEventSeatmap', 'getOrganization']);
+    for (const route of kept) {
+      expect(route).toMatchObject({ method: 'get', access: { kind: 'secret' } });
+      expect(route.catalogRead!({ params: { id: 'x_1' }, query: {}, body: undefined })).toMatch(/^[a-z]+:x_1$/);
+    }
+    const keptPost = () =>
+      defineRoute({ operationId: 'keptPost', method: 'post', path: '/v1/things', summary: 'A write', tag: 'Events', access: secretKey('events:write'), response: z.object({}), catalogRead: () => 'thing' });
+    expect(keptPost).toThrow('only a keyed GET may be a catalog read');
   });
 
   it('pages every list operation with limit and starting_after', () => {
