@@ -25,8 +25,7 @@ export function announceWrites<TServer>(
           try {
             return await handler(request, context);
           } finally {
-            const tenant = context.claims.tenant;
-            if (tenant) await changes.changed({ accountId: tenant.account_id, mode: tenant.mode });
+            if (context.claims.tenant) await changes.changed(context.tenant);
           }
         };
   }
