@@ -32,14 +32,14 @@ export class RecordSeatChangeUseCase {
 
   /** `applied`, or why not: a redelivery, or an event its tenant (account and mode) does not have. */
   async execute(change: SeatChange): Promise<SeatChangeOutcome> {
+    const tenant = { accountId: change.account_id, mode: change.mode };
     const outcome = await this.prisma.$transaction(async (tx): Promise<SeatChangeOutcome> => {
       if (!(await recordFirstDelivery(tx, this.consumerName, change.id))) return 'redelivery';
-      const tenant = { accountId: change.account_id, mode: change.mode };
       if (!(await new EventRepository(tx).exists(tenant, change.data.event_id))) return 'no_such_event';
       await new SeatMapRepository(tx).setStatus(tenant, change.data.event_id, change.data.seat_ids, STATUS_AFTER[change.type], new Date(change.occurred_at));
       return 'applied';
     });
-    if (outcome === 'applied') await this.changes.changed({ accountId: change.account_id, mode: change.mode });
+    if (outcome === 'applied') await this.changes.changed(tenant);
     return outcome;
   }
 }
