@@ -41,6 +41,7 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
       IDENTITY_GRPC_URL: grpcUrl('identity'),
       CATALOG_GRPC_URL: grpcUrl('catalog'),
       TICKETING_GRPC_URL: grpcUrl('ticketing'),
+      WEBHOOKS_GRPC_URL: grpcUrl('webhooks'),
       TICKETING_PAGES_URL: `http://127.0.0.1:${DEFAULT_PORTS.ticketing.pages + offset}`,
     },
   };

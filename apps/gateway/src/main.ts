@@ -1,4 +1,4 @@
-import { catalogV1, identityV1, ticketingV1 } from '@ticketing/contracts';
+import { catalogV1, identityV1, ticketingV1, webhooksV1 } from '@ticketing/contracts';
 import { createGrpcClient } from '@ticketing/grpc';
 import { processMetrics, startOpsServer } from '@ticketing/observability';
 import { connectCachingRedis, connectRedis } from '@ticketing/redis';
@@ -29,6 +29,7 @@ void runService({
       tickets: createGrpcClient(ticketingV1.TicketServiceClient, config.TICKETING_GRPC_URL),
       seatHolds: createGrpcClient(ticketingV1.SeatHoldServiceClient, config.TICKETING_GRPC_URL),
       waitingRoom: createGrpcClient(ticketingV1.WaitingRoomServiceClient, config.TICKETING_GRPC_URL),
+      webhookEndpoints: createGrpcClient(webhooksV1.WebhookEndpointServiceClient, config.WEBHOOKS_GRPC_URL),
     };
     const app = createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits: { settings: rateLimitSettings(config), redis }, logger, metricsRegistry: processMetrics });
     const server = await listen(app, config.PORT);

@@ -1,6 +1,6 @@
 import type { JsonWebKey } from 'node:crypto';
 import { z } from 'zod';
-import { backendServiceEnv, DEFAULT_PORTS, databaseUrl, grpcAddress, grpcDeadlineMs, kafkaBrokers, loadConfig, port, redisUrl } from '@ticketing/config';
+import { backendServiceEnv, DEFAULT_PORTS, databaseUrl, grpcAddress, grpcDeadlineMs, kafkaBrokers, loadConfig, port, redisUrl, secretWithDevelopmentDefault } from '@ticketing/config';
 
 /**
  * The key that signs ticket codes when none is configured: development and tests only, like the
@@ -13,17 +13,7 @@ uJhO/R0KElPkxkFh9S5ECquBcewpyfEeBe+1GkHMVFpwg8kvE2M9ewOP
 -----END PRIVATE KEY-----
 `;
 
-const ticketCodeSigningKey = z
-  .string()
-  .optional()
-  .transform((value, context) => {
-    if (value) return value.replace(/\\n/g, '\n');
-    if (process.env.NODE_ENV === 'production') {
-      context.addIssue({ code: 'custom', message: 'is required in production' });
-      return z.NEVER;
-    }
-    return DEVELOPMENT_TICKET_CODE_KEY;
-  });
+const ticketCodeSigningKey = secretWithDevelopmentDefault(z.string(), DEVELOPMENT_TICKET_CODE_KEY).transform((value) => value.replace(/\\n/g, '\n'));
 
 const retiredTicketCodeKeys = z
   .string()

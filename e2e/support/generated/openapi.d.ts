@@ -1295,18 +1295,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List webhook endpoints
+         * List webhook endpoints, newest first
          * @description Needs a secret key with scope `webhooks:manage`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
-         * Create a webhook endpoint
+         * Create a webhook endpoint; the answer shows its signing secret, once
          * @description Needs a secret key with scope `webhooks:manage`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1325,28 +1321,42 @@ export interface paths {
         /**
          * Retrieve a webhook endpoint
          * @description Needs a secret key with scope `webhooks:manage`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         /**
-         * Delete a webhook endpoint
+         * Delete a webhook endpoint; nothing more is delivered to it
          * @description Needs a secret key with scope `webhooks:manage`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
-         * Update a webhook endpoint
+         * Update a webhook endpoint; only the fields sent change, null clears the description
          * @description Needs a secret key with scope `webhooks:manage`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a webhook endpoint a new signing secret; the previous one keeps signing beside it for 24 hours
+         * @description Needs a secret key with scope `webhooks:manage`.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/webhook_endpoints/{id}/ping": {
@@ -2817,6 +2827,136 @@ export interface components {
                 /** @enum {string} */
                 use: "sig";
             }[];
+        };
+        /**
+         * @example {
+         *       "id": "we_01JD3WG2K4M6P8R0T2V4X6Z8B0",
+         *       "object": "webhook_endpoint",
+         *       "livemode": false,
+         *       "url": "https://hooks.northside.example/ticketing",
+         *       "enabled_events": [
+         *         "ticket.issued",
+         *         "event.published"
+         *       ],
+         *       "description": "Order system",
+         *       "metadata": {},
+         *       "status": "enabled",
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2027-01-05T09:00:00.000Z",
+         *       "updated_at": "2027-01-05T09:00:00.000Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            id: string;
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            /** @description Where deliveries are POSTed. */
+            url: string;
+            /** @description The event types delivered, or ["*"] for every type. */
+            enabled_events: string[];
+            description: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * @description Nothing is delivered to a disabled endpoint.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * @description Why it is disabled: by_request (PATCH disabled: true) or failing (every attempt failed for 5 days). null while enabled.
+             * @enum {string|null}
+             */
+            disabled_reason: "by_request" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description After a rotation, until when the previous secret still signs beside the new one; null otherwise.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "we_01JD3WG2K4M6P8R0T2V4X6Z8B0",
+         *       "object": "webhook_endpoint",
+         *       "livemode": false,
+         *       "url": "https://hooks.northside.example/ticketing",
+         *       "enabled_events": [
+         *         "ticket.issued",
+         *         "event.published"
+         *       ],
+         *       "description": "Order system",
+         *       "metadata": {},
+         *       "status": "enabled",
+         *       "disabled_reason": null,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2027-01-05T09:00:00.000Z",
+         *       "updated_at": "2027-01-05T09:00:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
+        WebhookEndpointWithSecret: {
+            id: string;
+            /** @enum {string} */
+            object: "webhook_endpoint";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            /** @description Where deliveries are POSTed. */
+            url: string;
+            /** @description The event types delivered, or ["*"] for every type. */
+            enabled_events: string[];
+            description: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * @description Nothing is delivered to a disabled endpoint.
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * @description Why it is disabled: by_request (PATCH disabled: true) or failing (every attempt failed for 5 days). null while enabled.
+             * @enum {string|null}
+             */
+            disabled_reason: "by_request" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description After a rotation, until when the previous secret still signs beside the new one; null otherwise.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            updated_at: string;
+            /**
+             * @description The Standard Webhooks signing secret (whsec_…). Shown in this answer only: store it now to verify deliveries.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
         };
     };
     responses: never;
@@ -12930,27 +13070,13 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Items on this page, newest first. */
-                        data: ({
-                            id: string;
-                            /** @enum {string} */
-                            object: "webhook_endpoint";
-                            /** @description true in live mode, false in test mode. */
-                            livemode: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC date-time.
-                             * @example 2027-07-01T20:00:00.000Z
-                             */
-                            created_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        data: components["schemas"]["WebhookEndpoint"][];
                         /** @description true if more items exist after this page. */
                         has_more: boolean;
                     };
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `resource_missing`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13001,19 +13127,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -13042,7 +13155,36 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed: https in live mode. Deliveries go only to public addresses, checked again at every send; redirects are not followed.
+                     * @example https://hooks.northside.example/ticketing
+                     */
+                    url: string;
+                    /**
+                     * @description The event types to deliver, or ["*"] alone for every type, including types added later.
+                     * @example [
+                     *       "ticket.issued",
+                     *       "event.published"
+                     *     ]
+                     */
+                    enabled_events: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "endpoint.disabled")[];
+                    /** @example Order system */
+                    description?: string | null;
+                    /**
+                     * @example {
+                     *       "channel": "box-office"
+                     *     }
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -13055,24 +13197,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "webhook_endpoint";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13114,6 +13242,49 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -13127,20 +13298,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -13181,24 +13338,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "webhook_endpoint";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13237,6 +13380,19 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -13249,19 +13405,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -13310,7 +13453,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13349,6 +13492,19 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -13361,19 +13517,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -13401,7 +13544,38 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Where deliveries are POSTed: https in live mode. Deliveries go only to public addresses, checked again at every send; redirects are not followed.
+                     * @example https://hooks.northside.example/ticketing
+                     */
+                    url?: string;
+                    /**
+                     * @description The event types to deliver, or ["*"] alone for every type, including types added later.
+                     * @example [
+                     *       "ticket.issued",
+                     *       "event.published"
+                     *     ]
+                     */
+                    enabled_events?: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "endpoint.disabled")[];
+                    description?: string | null;
+                    /**
+                     * @description Replaces the whole map; {} removes every key.
+                     * @example {
+                     *       "channel": "box-office"
+                     *     }
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description true stops deliveries to the endpoint; false starts them again. */
+                    disabled?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -13413,24 +13587,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "webhook_endpoint";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13469,6 +13629,45 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -13483,17 +13682,162 @@ export interface operations {
                     "application/json": components["schemas"]["TooManyRequestsError"];
                 };
             };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
+            /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
+            default: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response to this key is stored for 24 h and replayed with Idempotent-Replayed: true. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The key may not do this; it needs scope `webhooks:manage`. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -13503,6 +13847,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };

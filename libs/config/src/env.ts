@@ -29,22 +29,22 @@ export function defaultDatabaseName(service: BackendService): string {
 export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 
 /**
- * The secret gateway and services share to sign internal tokens. Only a development default:
- * production must set it (NODE_ENV=production without it stops start-up).
+ * A secret with a value for development and tests only: production (NODE_ENV=production) must
+ * set it, or start-up stops naming the variable.
  */
-const DEVELOPMENT_TOKEN_SECRET = 'development-only-internal-token-secret';
-export const internalTokenSecret = z
-  .string()
-  .min(16, 'must be at least 16 characters')
-  .optional()
-  .transform((value, context) => {
+export function secretWithDevelopmentDefault(secret: z.ZodString, developmentValue: string) {
+  return secret.optional().transform((value, context) => {
     if (value) return value;
     if (process.env.NODE_ENV === 'production') {
       context.addIssue({ code: 'custom', message: 'is required in production' });
       return z.NEVER;
     }
-    return DEVELOPMENT_TOKEN_SECRET;
+    return developmentValue;
   });
+}
+
+/** The secret gateway and services share to sign internal tokens. */
+export const internalTokenSecret = secretWithDevelopmentDefault(z.string().min(16, 'must be at least 16 characters'), 'development-only-internal-token-secret');
 
 export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 

@@ -1,8 +1,8 @@
 import type { InternalClaims } from '@ticketing/auth';
-import type { catalogV1, identityV1, ticketingV1 } from '@ticketing/contracts';
+import type { catalogV1, identityV1, ticketingV1, webhooksV1 } from '@ticketing/contracts';
 import { serviceCalls, type CallerOptions, type ServiceCalls } from '@ticketing/grpc';
 
-/** One client per gRPC service; catalog's services all live at CATALOG_GRPC_URL, ticketing's at TICKETING_GRPC_URL. */
+/** One client per gRPC service; catalog's services all live at CATALOG_GRPC_URL, ticketing's at TICKETING_GRPC_URL, and so on. */
 export interface BackendClients {
   identity: identityV1.IdentityServiceClient;
   events: catalogV1.EventServiceClient;
@@ -14,6 +14,7 @@ export interface BackendClients {
   tickets: ticketingV1.TicketServiceClient;
   seatHolds: ticketingV1.SeatHoldServiceClient;
   waitingRoom: ticketingV1.WaitingRoomServiceClient;
+  webhookEndpoints: webhooksV1.WebhookEndpointServiceClient;
 }
 
 export type BackendServices = { [K in keyof BackendClients]: ServiceCalls<BackendClients[K]> };

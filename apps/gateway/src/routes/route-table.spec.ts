@@ -90,10 +90,11 @@ const SPEC_OPERATIONS: Expected[] = [
   ...publishable('checkout:read', 'GET /v1/checkout/sessions/{id}'),
 ];
 
-/** Operations beyond the spec's tables (issue 3's extensions; issue 11's code key set), each under the scope of its group. */
+/** Operations beyond the spec's tables (issue 3's extensions; issue 11's code key set; issue 12's secret rotation), each under the scope of its group. */
 const EXTENSIONS: Expected[] = [
   ...secret('events:read', 'GET /v1/events/{id}/tiers'),
   ...secret('scanning:write', 'GET /v1/scan/keys'),
+  ...secret('webhooks:manage', 'POST /v1/webhook_endpoints/{id}/rotate_secret'),
   ...secret('events:write', 'POST /v1/organizations', 'PATCH /v1/organizations/{id}', 'PATCH /v1/events/{id}/tiers/{tierId}', 'PUT /v1/events/{id}/seatmap'),
 ];
 

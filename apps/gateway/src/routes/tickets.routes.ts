@@ -12,7 +12,7 @@ import {
   ticketResource,
   upgradeOptionResource,
 } from '../presenters/ticket.presenter';
-import { admissionToken, discountCode, mapKey, MAX_ORDER_QUANTITY, orderAmount, resourceId, text, upTo, wholeNumber } from '../validation/fields';
+import { admissionToken, discountCode, MAX_ORDER_QUANTITY, metadata, orderAmount, resourceId, text, wholeNumber } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 import { holderFields, holderOf, requireOneHolder } from './ticket-holder';
@@ -55,20 +55,11 @@ const issueTicketsBody = z
     admission_token: admissionToken
       .optional()
       .meta({ description: 'Required while the event’s waiting room is enabled: the token of your admitted queue entry (GET /v1/events/{id}/queue?entry_id=). Each admission lets one issuance through.' }),
-    metadata: z
-      .record(mapKey(40), upTo(500))
+    metadata: metadata
       .optional()
-      .meta({
-        description: 'Up to 50 keys of your own (1 to 40 characters each, values up to 500), kept with the issuance and returned in its answer.',
-        maxProperties: 50,
-        propertyNames: { minLength: 1, maxLength: 40 },
-        example: { channel: 'box-office' },
-      }),
+      .meta({ description: 'Up to 50 keys of your own (1 to 40 characters each, values up to 500), kept with the issuance and returned in its answer.' }),
   })
-  .superRefine((body, ctx) => {
-    requireOneHolder(body, ctx);
-    if (Object.keys(body.metadata ?? {}).length > 50) ctx.addIssue({ code: 'custom', path: ['metadata'], message: 'can hold at most 50 keys', input: body.metadata });
-  })
+  .superRefine(requireOneHolder)
   .meta({
     example: { tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U3', quantity: 2, customer: { email: 'ann@example.com', name: 'Ann Lee' }, payment: { type: 'external', reference: 'order-8812', amount: 9000 } },
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_ADDRESS, EMAIL_ADDRESS_MAX_LENGTH, isCurrencyCode } from '@ticketing/contracts';
-import { characterCount, isStorableInstant } from '@ticketing/fields';
+import { characterCount, isStorableInstant, METADATA_LIMITS } from '@ticketing/fields';
 
 /** Request fields shared by several routes, each with the message a caller sees when it is wrong. */
 // Lengths count characters (code points), as the document's minLength and maxLength mean; zod's
@@ -42,6 +42,16 @@ export const mapKey = (max: number) =>
     .refine((key) => characterCount(key) >= 1 && characterCount(key) <= max, `must be 1 to ${max} characters`)
     .refine((key) => !CONTROL.test(key), 'must not contain control characters')
     .meta({ minLength: 1, maxLength: max });
+
+/** The client's own keys on a resource, as Stripe limits them: up to 50 keys of 1 to 40 characters, values up to 500. */
+export const metadata = z
+  .record(mapKey(METADATA_LIMITS.keyMaxLength), upTo(METADATA_LIMITS.valueMaxLength))
+  .refine((map) => Object.keys(map).length <= METADATA_LIMITS.maxKeys, `can hold at most ${METADATA_LIMITS.maxKeys} keys`)
+  .meta({
+    maxProperties: METADATA_LIMITS.maxKeys,
+    propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyMaxLength },
+    example: { channel: 'box-office' },
+  });
 
 /** Optional text that PATCH may clear with null. */
 export const clearableText = (max: number) => upTo(max).nullable();

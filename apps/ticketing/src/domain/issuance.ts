@@ -1,5 +1,5 @@
 import { ApiError, isErrorCode } from '@ticketing/errors';
-import { characterCount, integerInRange, requiredIdParam, requiredText } from '@ticketing/fields';
+import { integerInRange, requiredIdParam, requiredText, validMetadata } from '@ticketing/fields';
 import { validCustomerChoice, type CustomerChoice, type CustomerReference } from './customer';
 
 /**
@@ -78,9 +78,6 @@ export type IssuanceRequest = SaleRequest | CompRequest;
 export const MAX_TICKETS_PER_ISSUANCE = 100;
 const PAYMENT_REFERENCE_MAX_LENGTH = 255;
 export const COMP_REASON_MAX_LENGTH = 500;
-const METADATA_MAX_KEYS = 50;
-const METADATA_KEY_MAX_LENGTH = 40;
-const METADATA_VALUE_MAX_LENGTH = 500;
 
 interface OrderCommand {
   event_id: string;
@@ -140,19 +137,6 @@ export function validCompRequest(command: CompCommand): CompRequest {
     ...validOrder(command, command.quantity === 0 ? 1 : command.quantity),
     reason: requiredText(command.reason, 'reason', COMP_REASON_MAX_LENGTH),
   };
-}
-
-export function validMetadata(metadata: Record<string, string>): Record<string, string> {
-  const entries = Object.entries(metadata);
-  if (entries.length > METADATA_MAX_KEYS) throw new ApiError('parameter_invalid', `metadata can hold at most ${METADATA_MAX_KEYS} keys.`, { param: 'metadata' });
-  for (const [key, value] of entries) {
-    if (key.length === 0 || characterCount(key) > METADATA_KEY_MAX_LENGTH || characterCount(value) > METADATA_VALUE_MAX_LENGTH) {
-      throw new ApiError('parameter_invalid', `metadata keys must be 1 to ${METADATA_KEY_MAX_LENGTH} characters and values at most ${METADATA_VALUE_MAX_LENGTH}.`, {
-        param: `metadata[${key}]`,
-      });
-    }
-  }
-  return Object.fromEntries(entries);
 }
 
 /** Money taken elsewhere must be exactly what catalog quotes for the order, discounts included. */
