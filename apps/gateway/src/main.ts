@@ -30,6 +30,7 @@ void runService({
       seatHolds: createGrpcClient(ticketingV1.SeatHoldServiceClient, config.TICKETING_GRPC_URL),
       waitingRoom: createGrpcClient(ticketingV1.WaitingRoomServiceClient, config.TICKETING_GRPC_URL),
       webhookEndpoints: createGrpcClient(webhooksV1.WebhookEndpointServiceClient, config.WEBHOOKS_GRPC_URL),
+      webhookDeliveries: createGrpcClient(webhooksV1.WebhookDeliveryServiceClient, config.WEBHOOKS_GRPC_URL),
     };
     const app = createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients, config, rateLimits: { settings: rateLimitSettings(config), redis }, logger, metricsRegistry: processMetrics });
     const server = await listen(app, config.PORT);

@@ -7,6 +7,8 @@ import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { Webhook } from 'standardwebhooks';
 import { createWebhooksPrisma, type PrismaClient } from '../src/db';
+import { SignedDelivery } from '../src/delivery/signed-delivery';
+import { WebhookSender } from '../src/delivery/webhook-sender';
 import { webhooksGrpcServices } from '../src/grpc/services';
 import { EndpointSecrets } from '../src/secrets/endpoint-secrets';
 
@@ -24,7 +26,9 @@ describe('webhook endpoints (real PostgreSQL, real gRPC)', () => {
   beforeAll(async () => {
     database = await createTestDatabase('webhooks', path.join(__dirname, '../prisma/migrations'));
     prisma = createWebhooksPrisma(database.url);
-    server = await startGrpcServer(webhooksGrpcServices(prisma, secrets, { allowLocalHttp: true }, { tokenSecret, logger: createLogger('webhooks-test', 'silent') }), 0);
+    const destinations = { allowLocalHttp: true };
+    const delivery = new SignedDelivery(new WebhookSender(destinations, 1000), secrets);
+    server = await startGrpcServer(webhooksGrpcServices(prisma, secrets, destinations, delivery, { tokenSecret, logger: createLogger('webhooks-test', 'silent') }), 0);
     endpoints = createGrpcClient(webhooksV1.WebhookEndpointServiceClient, `127.0.0.1:${server.port}`);
   });
 

@@ -1369,10 +1369,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a test notification to a webhook endpoint
+         * Send a ping notification to a webhook endpoint now; answers its delivery with the attempt’s outcome
          * @description Needs a secret key with scope `webhooks:manage`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["pingWebhookEndpoint"];
         delete?: never;
@@ -1389,10 +1387,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List webhook deliveries
+         * List webhook deliveries with their attempts, newest first
          * @description Needs a secret key with scope `webhooks:manage`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1413,10 +1409,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Deliver a webhook notification again
+         * Send a webhook delivery again now, as a new attempt; answers the delivery with it
          * @description Needs a secret key with scope `webhooks:manage`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -1504,7 +1498,508 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "event.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event.created notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `event.created` or "*".
+         */
+        post: operations["eventCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event.updated notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `event.updated` or "*".
+         */
+        post: operations["eventUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event.published notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `event.published` or "*".
+         */
+        post: operations["eventPublishedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event.canceled notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `event.canceled` or "*".
+         */
+        post: operations["eventCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event.completed notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `event.completed` or "*".
+         */
+        post: operations["eventCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tier.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tier.created notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `tier.created` or "*".
+         */
+        post: operations["tierCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tier.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tier.updated notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `tier.updated` or "*".
+         */
+        post: operations["tierUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "seatmap.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The seatmap.updated notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `seatmap.updated` or "*".
+         */
+        post: operations["seatmapUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "organization.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The organization.created notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `organization.created` or "*".
+         */
+        post: operations["organizationCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "organization.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The organization.updated notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `organization.updated` or "*".
+         */
+        post: operations["organizationUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "discount.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The discount.created notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `discount.created` or "*".
+         */
+        post: operations["discountCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "discount.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The discount.updated notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `discount.updated` or "*".
+         */
+        post: operations["discountUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "discount.deactivated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The discount.deactivated notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `discount.deactivated` or "*".
+         */
+        post: operations["discountDeactivatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "discount.trigger_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The discount.trigger_added notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `discount.trigger_added` or "*".
+         */
+        post: operations["discountTriggerAddedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "discount.trigger_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The discount.trigger_removed notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `discount.trigger_removed` or "*".
+         */
+        post: operations["discountTriggerRemovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "discount.redeemed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The discount.redeemed notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `discount.redeemed` or "*".
+         */
+        post: operations["discountRedeemedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "discount.redemption_released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The discount.redemption_released notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `discount.redemption_released` or "*".
+         */
+        post: operations["discountRedemptionReleasedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.issued notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `ticket.issued` or "*".
+         */
+        post: operations["ticketIssuedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.transferred notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `ticket.transferred` or "*".
+         */
+        post: operations["ticketTransferredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.refunded notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `ticket.refunded` or "*".
+         */
+        post: operations["ticketRefundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.revoked notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `ticket.revoked` or "*".
+         */
+        post: operations["ticketRevokedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.upgraded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.upgraded notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `ticket.upgraded` or "*".
+         */
+        post: operations["ticketUpgradedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ticket.canceled notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `ticket.canceled` or "*".
+         */
+        post: operations["ticketCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The endpoint.disabled notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `endpoint.disabled` or "*".
+         */
+        post: operations["endpointDisabledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ping notification
+         * @description Sent by POST /v1/webhook_endpoints/{id}/ping to that endpoint only; never retried.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description An error answered with HTTP 400. */
@@ -1567,7 +2062,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "admission_token_required" | "admission_token_invalid" | "admission_token_used" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "method_not_allowed" | "malformed_request" | "request_timeout" | "body_too_large" | "headers_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
+                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "admission_token_required" | "admission_token_invalid" | "admission_token_used" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "method_not_allowed" | "malformed_request" | "request_timeout" | "body_too_large" | "headers_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -1688,7 +2183,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "idempotency_key_reused" | "idempotency_key_in_use";
+                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "idempotency_key_reused" | "idempotency_key_in_use";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -2957,6 +3452,94 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret: string;
+        };
+        /**
+         * @example {
+         *       "id": "dlv_01JD3WH3M5P7R9T1V3X5Z7B9D1",
+         *       "object": "webhook_delivery",
+         *       "livemode": false,
+         *       "endpoint_id": "we_01JD3WG2K4M6P8R0T2V4X6Z8B0",
+         *       "notification_id": "ntf_01JD3WH3M4N6Q8S0U2W4Y6A8C0",
+         *       "type": "ticket.issued",
+         *       "status": "succeeded",
+         *       "attempt_count": 2,
+         *       "next_attempt_at": null,
+         *       "last_attempt_at": "2027-01-05T09:00:05.312Z",
+         *       "created_at": "2027-01-05T09:00:00.000Z",
+         *       "attempts": [
+         *         {
+         *           "attempted_at": "2027-01-05T09:00:00.040Z",
+         *           "http_status": 503,
+         *           "latency_ms": 38,
+         *           "succeeded": false,
+         *           "error": "the endpoint answered 503",
+         *           "response_body": "busy"
+         *         },
+         *         {
+         *           "attempted_at": "2027-01-05T09:00:05.312Z",
+         *           "http_status": 200,
+         *           "latency_ms": 21,
+         *           "succeeded": true,
+         *           "error": null,
+         *           "response_body": ""
+         *         }
+         *       ]
+         *     }
+         */
+        WebhookDelivery: {
+            id: string;
+            /** @enum {string} */
+            object: "webhook_delivery";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            endpoint_id: string;
+            /** @description The id of the notification delivered: the body’s `id` and the `webhook-id` header, the same on every attempt. */
+            notification_id: string;
+            /** @example ticket.issued */
+            type: string;
+            /**
+             * @description pending: an attempt is due or scheduled; succeeded; failed: every attempt of the retry schedule (about a day) failed; canceled: its endpoint was deleted or disabled first.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "canceled";
+            attempt_count: number;
+            /**
+             * Format: date-time
+             * @description When the next scheduled attempt is due; null unless pending.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            last_attempt_at: string | null;
+            /** @description Every attempt, oldest first, replays included. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookAttempt: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            attempted_at: string;
+            /** @description The endpoint’s answer; null when none came (timeout, refused or forbidden connection). */
+            http_status: number | null;
+            latency_ms: number;
+            /** @description true for a 2xx answer within the timeout (5 seconds by default). */
+            succeeded: boolean;
+            /** @description Why the attempt failed; null on success. */
+            error: string | null;
+            /** @description The first kilobyte of the answer; null when none came. */
+            response_body: string | null;
         };
     };
     responses: never;
@@ -13882,16 +14465,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "webhook_ping";
-                        livemode: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13933,6 +14510,63 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -13946,20 +14580,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -13986,6 +14606,12 @@ export interface operations {
                 limit?: number;
                 /** @description Id of the last item of the previous page; returns the items after it. */
                 starting_after?: string;
+                /** @description Only deliveries to this endpoint. */
+                endpoint_id?: string;
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "succeeded" | "failed" | "canceled";
+                /** @description Only deliveries of this event type. */
+                type?: "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "endpoint.disabled" | "ping";
             };
             header?: never;
             path?: never;
@@ -14007,27 +14633,13 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Items on this page, newest first. */
-                        data: ({
-                            id: string;
-                            /** @enum {string} */
-                            object: "webhook_delivery";
-                            /** @description true in live mode, false in test mode. */
-                            livemode: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC date-time.
-                             * @example 2027-07-01T20:00:00.000Z
-                             */
-                            created_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        data: components["schemas"]["WebhookDelivery"][];
                         /** @description true if more items exist after this page. */
                         has_more: boolean;
                     };
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `resource_missing`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14078,19 +14690,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -14134,24 +14733,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "webhook_delivery";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14193,6 +14778,63 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `endpoint_deleted`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -14206,20 +14848,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -14850,6 +15478,1312 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    eventCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "event.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        event_id: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "published" | "canceled" | "completed";
+                        /** Format: date-time */
+                        starts_at: string;
+                        /** Format: date-time */
+                        ends_at: string | null;
+                        currency: string;
+                        organization_id: string | null;
+                        waiting_room: {
+                            enabled: boolean;
+                            admission_rate_per_minute: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "event.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        event_id: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "published" | "canceled" | "completed";
+                        /** Format: date-time */
+                        starts_at: string;
+                        /** Format: date-time */
+                        ends_at: string | null;
+                        currency: string;
+                        organization_id: string | null;
+                        waiting_room: {
+                            enabled: boolean;
+                            admission_rate_per_minute: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventPublishedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "event.published";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        event_id: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "published" | "canceled" | "completed";
+                        /** Format: date-time */
+                        starts_at: string;
+                        /** Format: date-time */
+                        ends_at: string | null;
+                        currency: string;
+                        organization_id: string | null;
+                        waiting_room: {
+                            enabled: boolean;
+                            admission_rate_per_minute: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "event.canceled";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        event_id: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "published" | "canceled" | "completed";
+                        /** Format: date-time */
+                        starts_at: string;
+                        /** Format: date-time */
+                        ends_at: string | null;
+                        currency: string;
+                        organization_id: string | null;
+                        waiting_room: {
+                            enabled: boolean;
+                            admission_rate_per_minute: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "event.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        event_id: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "published" | "canceled" | "completed";
+                        /** Format: date-time */
+                        starts_at: string;
+                        /** Format: date-time */
+                        ends_at: string | null;
+                        currency: string;
+                        organization_id: string | null;
+                        waiting_room: {
+                            enabled: boolean;
+                            admission_rate_per_minute: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tierCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "tier.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        tier_id: string;
+                        event_id: string;
+                        name: string;
+                        price: number;
+                        currency: string;
+                        capacity: number;
+                        /** Format: date-time */
+                        sales_start_at: string | null;
+                        /** Format: date-time */
+                        sales_end_at: string | null;
+                        min_per_order: number;
+                        max_per_order: number | null;
+                        seated: boolean;
+                        rank: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tierUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "tier.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        tier_id: string;
+                        event_id: string;
+                        name: string;
+                        price: number;
+                        currency: string;
+                        capacity: number;
+                        /** Format: date-time */
+                        sales_start_at: string | null;
+                        /** Format: date-time */
+                        sales_end_at: string | null;
+                        min_per_order: number;
+                        max_per_order: number | null;
+                        seated: boolean;
+                        rank: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    seatmapUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "seatmap.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        event_id: string;
+                        seat_count: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    organizationCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "organization.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        organization_id: string;
+                        name: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    organizationUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "organization.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        organization_id: string;
+                        name: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    discountCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "discount.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        discount_id: string;
+                        code: string | null;
+                        percent_off: number | null;
+                        amount_off: number | null;
+                        currency: string | null;
+                        /** Format: date-time */
+                        valid_from: string | null;
+                        /** Format: date-time */
+                        valid_until: string | null;
+                        max_redemptions: number | null;
+                        max_redemptions_per_customer: number | null;
+                        times_redeemed: number;
+                        active: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    discountUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "discount.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        discount_id: string;
+                        code: string | null;
+                        percent_off: number | null;
+                        amount_off: number | null;
+                        currency: string | null;
+                        /** Format: date-time */
+                        valid_from: string | null;
+                        /** Format: date-time */
+                        valid_until: string | null;
+                        max_redemptions: number | null;
+                        max_redemptions_per_customer: number | null;
+                        times_redeemed: number;
+                        active: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    discountDeactivatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "discount.deactivated";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        discount_id: string;
+                        code: string | null;
+                        percent_off: number | null;
+                        amount_off: number | null;
+                        currency: string | null;
+                        /** Format: date-time */
+                        valid_from: string | null;
+                        /** Format: date-time */
+                        valid_until: string | null;
+                        max_redemptions: number | null;
+                        max_redemptions_per_customer: number | null;
+                        times_redeemed: number;
+                        active: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    discountTriggerAddedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "discount.trigger_added";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        discount_id: string;
+                        trigger_id: string;
+                        /** @enum {string} */
+                        kind: "min_quantity" | "purchase_window" | "customer_segment" | "tier_bundle";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    discountTriggerRemovedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "discount.trigger_removed";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        discount_id: string;
+                        trigger_id: string;
+                        /** @enum {string} */
+                        kind: "min_quantity" | "purchase_window" | "customer_segment" | "tier_bundle";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    discountRedeemedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "discount.redeemed";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        discount_id: string;
+                        order_id: string;
+                        customer_id: string | null;
+                        times_redeemed: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    discountRedemptionReleasedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "discount.redemption_released";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        discount_id: string;
+                        order_id: string;
+                        customer_id: string | null;
+                        times_redeemed: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketIssuedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "ticket.issued";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        event_id: string;
+                        tier_id: string;
+                        issuance_id: string;
+                        customer_id: string;
+                        ticket_ids: string[];
+                        amount: number;
+                        currency: string;
+                        /** @enum {string} */
+                        kind: "sale" | "comp";
+                        discount_id: string | null;
+                        /** @default {} */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketTransferredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "ticket.transferred";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        change_id: string;
+                        ticket_id: string;
+                        event_id: string;
+                        tier_id: string;
+                        customer_id: string;
+                        status: string;
+                        code_version: number;
+                        price: number;
+                        currency: string;
+                        reason: string | null;
+                        from_customer_id: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "ticket.refunded";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        change_id: string;
+                        ticket_id: string;
+                        event_id: string;
+                        tier_id: string;
+                        customer_id: string;
+                        status: string;
+                        code_version: number;
+                        price: number;
+                        currency: string;
+                        reason: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketRevokedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "ticket.revoked";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        change_id: string;
+                        ticket_id: string;
+                        event_id: string;
+                        tier_id: string;
+                        customer_id: string;
+                        status: string;
+                        code_version: number;
+                        price: number;
+                        currency: string;
+                        reason: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketUpgradedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "ticket.upgraded";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        change_id: string;
+                        ticket_id: string;
+                        event_id: string;
+                        tier_id: string;
+                        customer_id: string;
+                        status: string;
+                        code_version: number;
+                        price: number;
+                        currency: string;
+                        reason: string | null;
+                        from_tier_id: string;
+                        amount: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "ticket.canceled";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        change_id: string;
+                        ticket_id: string;
+                        event_id: string;
+                        tier_id: string;
+                        customer_id: string;
+                        status: string;
+                        code_version: number;
+                        price: number;
+                        currency: string;
+                        reason: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    endpointDisabledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "endpoint.disabled";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        endpoint_id: string;
+                        url: string;
+                        /** @enum {string} */
+                        reason: "failing";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "ping";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        endpoint_id: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

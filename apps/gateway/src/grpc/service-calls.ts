@@ -15,6 +15,7 @@ export interface BackendClients {
   seatHolds: ticketingV1.SeatHoldServiceClient;
   waitingRoom: ticketingV1.WaitingRoomServiceClient;
   webhookEndpoints: webhooksV1.WebhookEndpointServiceClient;
+  webhookDeliveries: webhooksV1.WebhookDeliveryServiceClient;
 }
 
 export type BackendServices = { [K in keyof BackendClients]: ServiceCalls<BackendClients[K]> };

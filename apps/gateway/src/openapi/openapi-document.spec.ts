@@ -1,3 +1,4 @@
+import { WEBHOOK_PAYLOADS } from '@ticketing/contracts';
 import { ERROR_CODES, paramStatusOf, type ErrorCode } from '@ticketing/errors';
 import { routeTable } from '../routes';
 import { isImplemented } from '../routes/route';
@@ -36,6 +37,7 @@ describe('the OpenAPI document', () => {
       secretKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
       publishableKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
       publishableKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+      webhookSignature: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'webhook-signature' }),
     });
     expect(schemes.publishableKey['x-scopes']).toEqual(['checkout:read', 'checkout:write']);
     expect(operation('get', '/v1/events').security).toEqual([{ secretKey: ['events:read'] }, { secretKeyHeader: ['events:read'] }]);
@@ -51,6 +53,21 @@ describe('the OpenAPI document', () => {
       expect(described.security).toEqual([{ [bearer]: scopes }, { [header]: scopes }]);
       for (const scope of scopes) expect(schemes[bearer]['x-scopes']).toContain(scope);
     }
+  });
+
+  it('documents every type a webhook delivery can carry, with its Standard Webhooks headers and its data', () => {
+    const webhooks = document.webhooks as Record<string, { post: Json }>;
+    expect(Object.keys(webhooks).sort()).toEqual([...Object.keys(WEBHOOK_PAYLOADS)].sort());
+    expect(Object.keys(webhooks)).toEqual(expect.arrayContaining(['event.created', 'ticket.issued', 'endpoint.disabled', 'ping']));
+    for (const [type, { post }] of Object.entries(webhooks)) {
+      expect(post.security).toEqual([{ webhookSignature: [] }]);
+      expect(post.parameters.map((parameter: Json) => parameter.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      const body = post.requestBody.content['application/json'].schema;
+      expect(body.required).toEqual(['id', 'type', 'created_at', 'livemode', 'data']);
+      expect(body.properties.type.enum).toEqual([type]);
+      expect(body.properties.data.type).toBe('object');
+    }
+    expect(Object.keys(webhooks['ticket.issued']!.post.requestBody.content['application/json'].schema.properties.data.properties)).toContain('ticket_ids');
   });
 
   it('gives every catalog request and response body a typed schema with an example', () => {

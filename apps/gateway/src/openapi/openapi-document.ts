@@ -9,6 +9,7 @@ import { errorEnvelope, errorEnvelopeFor } from './error-schemas';
 import { operationErrors } from './operation-errors';
 import { RESPONSE_HEADERS, responseHeaders } from './response-headers';
 import { SECURITY_SCHEMES, securityRequirements } from './security';
+import { webhookEvents } from './webhook-events';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -106,6 +107,7 @@ export function openApiDocument(routes: readonly Route[]): OpenApiDocument {
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, scheme);
   for (const [name, header] of Object.entries(RESPONSE_HEADERS)) registry.registerComponent('headers', name, header);
   for (const route of routes) registry.registerPath(routeConfig(route));
+  for (const webhook of webhookEvents()) registry.registerWebhook(webhook);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

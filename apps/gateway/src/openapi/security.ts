@@ -1,7 +1,7 @@
 import { CHECKOUT_SCOPES, SECRET_SCOPES } from '@ticketing/auth';
 import type { Access } from '../routes/route';
 
-type SchemeName = 'secretKey' | 'secretKeyHeader' | 'publishableKey' | 'publishableKeyHeader';
+type SchemeName = 'secretKey' | 'secretKeyHeader' | 'publishableKey' | 'publishableKeyHeader' | 'webhookSignature';
 
 const secretScopes = `Scopes: ${SECRET_SCOPES.join(', ')} (payouts:claim also grants payouts:read).`;
 const checkoutScopes = `Scopes: ${CHECKOUT_SCOPES.join(', ')}, whatever else is stored on the key.`;
@@ -38,7 +38,17 @@ export const SECURITY_SCHEMES = {
     description: `Alternative: a publishable key as "x-api-key: <API_KEY>". ${checkoutScopes}`,
     'x-scopes': [...CHECKOUT_SCOPES],
   },
+  webhookSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'webhook-signature',
+    description:
+      'How a receiver knows a delivery is ours (Standard Webhooks): the signature of webhook-id, webhook-timestamp and the body by the endpoint’s whsec_ secret. Verify it before trusting the body.',
+  },
 } as const satisfies Record<SchemeName, object>;
+
+/** How a webhook delivery authenticates itself to its receiver. */
+export const WEBHOOK_SECURITY: Record<string, string[]>[] = [{ webhookSignature: [] }];
 
 /** Who may call an operation, as OpenAPI security requirements: any one of them suffices. */
 export function securityRequirements(access: Access): Record<string, string[]>[] {

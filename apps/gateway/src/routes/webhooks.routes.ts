@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { ALL_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from '@ticketing/contracts';
+import { ALL_WEBHOOK_EVENTS, PING_EVENT, WEBHOOK_EVENT_TYPES } from '@ticketing/contracts';
 import { toListEnvelope } from '@ticketing/pagination';
-import { deletedResource, listOf, plannedObject, plannedResource } from '../presenters/resource.schema';
+import { deletedResource, listOf } from '../presenters/resource.schema';
+import { DELIVERY_STATUSES, presentWebhookDelivery, webhookDeliveryResource } from '../presenters/webhook-delivery.presenter';
 import { presentWebhookEndpoint, presentWebhookEndpointWithSecret, webhookEndpointResource, webhookEndpointWithSecret } from '../presenters/webhook-endpoint.presenter';
-import { absentOrNull, clearableText, metadata, patchBody, upTo } from '../validation/fields';
+import { absentOrNull, clearableText, metadata, patchBody, resourceId, upTo } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
 const TAG = 'Webhooks';
 const access = secretKey('webhooks:manage');
-const delivery = plannedResource('webhook_delivery');
 
 const endpointUrl = z
   .url({ protocol: /^https?$/, error: 'must be an https URL such as https://hooks.example.com/ticketing (http only in test mode)' })
@@ -43,6 +43,12 @@ const updateEndpointBody = patchBody({
   metadata: metadata.optional().meta({ description: 'Replaces the whole map; {} removes every key.' }),
   disabled: z.boolean().optional().meta({ description: 'true stops deliveries to the endpoint; false starts them again.' }),
 }).meta({ example: { enabled_events: ['*'], disabled: false } });
+
+const listDeliveriesQuery = listQuery.extend({
+  endpoint_id: resourceId('we').optional().meta({ description: 'Only deliveries to this endpoint.' }),
+  status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this state.' }),
+  type: z.enum([...WEBHOOK_EVENT_TYPES, PING_EVENT]).optional().meta({ description: 'Only deliveries of this event type.', example: 'ticket.issued' }),
+});
 
 export const webhooksRoutes = [
   defineRoute({
@@ -135,28 +141,41 @@ export const webhooksRoutes = [
     operationId: 'pingWebhookEndpoint',
     method: 'post',
     path: '/v1/webhook_endpoints/{id}/ping',
-    summary: 'Send a test notification to a webhook endpoint',
+    summary: 'Send a ping notification to a webhook endpoint now; answers its delivery with the attempt’s outcome',
     tag: TAG,
     access,
-    response: plannedObject('webhook_ping'),
+    response: webhookDeliveryResource,
+    handler: async ({ params }, { services }) => presentWebhookDelivery(await services.webhookDeliveries.pingEndpoint({ endpoint_id: params.id })),
   }),
   defineRoute({
     operationId: 'listWebhookDeliveries',
     method: 'get',
     path: '/v1/events/deliveries',
-    summary: 'List webhook deliveries',
+    summary: 'List webhook deliveries with their attempts, newest first',
     tag: TAG,
     access,
-    query: listQuery,
-    response: listOf(delivery),
+    query: listDeliveriesQuery,
+    response: listOf(webhookDeliveryResource),
+    handler: async ({ query }, { services }) =>
+      toListEnvelope(
+        await services.webhookDeliveries.listDeliveries({
+          page: pageRequest(query),
+          endpoint_id: query.endpoint_id ?? '',
+          status: query.status ?? '',
+          type: query.type ?? '',
+        }),
+        presentWebhookDelivery,
+      ),
   }),
   defineRoute({
     operationId: 'replayWebhookDelivery',
     method: 'post',
     path: '/v1/events/deliveries/{id}/replay',
-    summary: 'Deliver a webhook notification again',
+    summary: 'Send a webhook delivery again now, as a new attempt; answers the delivery with it',
     tag: TAG,
     access,
-    response: delivery,
+    errors: ['endpoint_deleted'],
+    response: webhookDeliveryResource,
+    handler: async ({ params }, { services }) => presentWebhookDelivery(await services.webhookDeliveries.replayDelivery({ id: params.id })),
   }),
 ];

@@ -53,6 +53,7 @@ export async function startBackendDoubles(tokenSecret: string, identity: Identit
     seatHolds: createGrpcClient(ticketingV1.SeatHoldServiceClient, address),
     waitingRoom: createGrpcClient(ticketingV1.WaitingRoomServiceClient, address),
     webhookEndpoints: createGrpcClient(webhooksV1.WebhookEndpointServiceClient, address),
+    webhookDeliveries: createGrpcClient(webhooksV1.WebhookDeliveryServiceClient, address),
   };
   return {
     clients,

@@ -1,3 +1,4 @@
+import type { Mode } from '@ticketing/auth';
 import { ALL_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { optionalText } from '@ticketing/fields';
@@ -5,7 +6,8 @@ import { optionalText } from '@ticketing/fields';
 /** A webhook endpoint as stored; its secrets stay sealed until a delivery is signed. */
 export interface WebhookEndpoint {
   id: string;
-  mode: string;
+  account_id: string;
+  mode: Mode;
   url: string;
   enabled_events: string[];
   description: string | null;

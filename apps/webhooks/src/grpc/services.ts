@@ -3,8 +3,10 @@ import { webhooksV1 } from '@ticketing/contracts';
 import { idempotentWrites } from '@ticketing/db';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
 import type { PrismaClient } from '../db';
+import type { SignedDelivery } from '../delivery/signed-delivery';
 import type { DestinationSettings } from '../destinations/destination-policy';
 import type { EndpointSecrets } from '../secrets/endpoint-secrets';
+import { deliveryGrpcHandlers } from './delivery.grpc';
 import { endpointGrpcHandlers } from './endpoint.grpc';
 
 /** Every gRPC service the webhooks service serves; writes made under an Idempotency-Key are recorded with their result. */
@@ -12,6 +14,7 @@ export function webhooksGrpcServices(
   client: PrismaClient,
   secrets: EndpointSecrets,
   destinations: DestinationSettings,
+  delivery: SignedDelivery,
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const prisma = idempotentWrites(client, currentIdempotentCall);
@@ -19,6 +22,10 @@ export function webhooksGrpcServices(
     {
       definition: webhooksV1.WebhookEndpointServiceService,
       implementation: implementService<webhooksV1.WebhookEndpointServiceServer>(endpointGrpcHandlers(prisma, secrets, destinations), options),
+    },
+    {
+      definition: webhooksV1.WebhookDeliveryServiceService,
+      implementation: implementService<webhooksV1.WebhookDeliveryServiceServer>(deliveryGrpcHandlers(prisma, delivery), options),
     },
   ];
 }

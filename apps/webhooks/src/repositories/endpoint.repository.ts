@@ -1,4 +1,5 @@
-import type { Tenant } from '@ticketing/auth';
+import type { Mode, Tenant } from '@ticketing/auth';
+import { ALL_WEBHOOK_EVENTS } from '@ticketing/contracts';
 import { tenantScope } from '@ticketing/db';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { Prisma } from '../generated/prisma/client';
@@ -7,6 +8,7 @@ import type { WebhookEndpoint } from '../domain/endpoint';
 
 const endpointColumns = {
   id: true,
+  account_id: true,
   mode: true,
   url: true,
   enabled_events: true,
@@ -21,13 +23,14 @@ const endpointColumns = {
 } as const;
 
 export type EndpointFields = Pick<WebhookEndpoint, 'url' | 'enabled_events' | 'description' | 'metadata' | 'sealed_secret'>;
-export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'enabled_events' | 'description' | 'metadata' | 'disabled_reason'>>;
+export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'enabled_events' | 'description' | 'metadata' | 'disabled_reason'>> & { failing_since?: null };
 
 type EndpointRow = Prisma.WebhookEndpointGetPayload<{ select: typeof endpointColumns }>;
 
-/** The columns Prisma types loosely (metadata is JSON, the reason a string) as the domain knows them. */
+/** The columns Prisma types loosely (mode and reason are strings, metadata JSON) as the domain knows them. */
 const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   ...row,
+  mode: row.mode as Mode,
   metadata: row.metadata as Record<string, string>,
   disabled_reason: row.disabled_reason as WebhookEndpoint['disabled_reason'],
 });
@@ -43,6 +46,38 @@ export class EndpointRepository {
   async findById(tenant: Tenant, id: string): Promise<WebhookEndpoint | null> {
     const row = await this.db.webhookEndpoint.findUnique({ where: { id, ...tenantScope(tenant) }, select: endpointColumns });
     return row && toEndpoint(row);
+  }
+
+  /** The enabled endpoints that want events of this type. */
+  async subscribersOf(tenant: Tenant, type: string): Promise<string[]> {
+    const rows = await this.db.webhookEndpoint.findMany({
+      where: { ...tenantScope(tenant), disabled_reason: null, enabled_events: { hasSome: [type, ALL_WEBHOOK_EVENTS] } },
+      select: { id: true },
+    });
+    return rows.map((row) => row.id);
+  }
+
+  /** The endpoints the dispatcher sends to, whatever their tenant: each delivery carries its own. */
+  async findForDelivery(ids: readonly string[]): Promise<WebhookEndpoint[]> {
+    return (await this.db.webhookEndpoint.findMany({ where: { id: { in: [...ids] } }, select: endpointColumns })).map(toEndpoint);
+  }
+
+  /** A success ends the endpoint's failing streak. */
+  async markSucceeded(id: string): Promise<void> {
+    await this.db.webhookEndpoint.updateMany({ where: { id, failing_since: { not: null } }, data: { failing_since: null } });
+  }
+
+  /**
+   * Counts a failure into the endpoint's failing streak and disables it (reason 'failing') once
+   * the streak began `disableAfterMs` or more before `at`. True only for the call that disabled it.
+   */
+  async markFailed(id: string, at: Date, disableAfterMs: number): Promise<boolean> {
+    await this.db.webhookEndpoint.updateMany({ where: { id, failing_since: null }, data: { failing_since: at } });
+    const { count } = await this.db.webhookEndpoint.updateMany({
+      where: { id, disabled_reason: null, failing_since: { lte: new Date(at.getTime() - disableAfterMs) } },
+      data: { disabled_reason: 'failing' },
+    });
+    return count === 1;
   }
 
   /** Applies the changes; null when the tenant has no such endpoint. */

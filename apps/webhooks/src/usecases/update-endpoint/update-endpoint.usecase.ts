@@ -15,7 +15,7 @@ export interface UpdateEndpointCommand {
   description?: string;
   /** Replaces the whole map. */
   metadata?: Record<string, string>;
-  /** true disables the endpoint; false enables it again. */
+  /** true disables the endpoint; false enables it again and forgets its failures. */
   disabled?: boolean;
 }
 
@@ -31,7 +31,8 @@ export class UpdateEndpointUseCase {
       ...(command.enabled_events === undefined ? {} : { enabled_events: validEnabledEvents(command.enabled_events) }),
       ...(command.description === undefined ? {} : { description: validEndpointDescription(command.description) }),
       ...(command.metadata === undefined ? {} : { metadata: validMetadata(command.metadata) }),
-      ...(command.disabled === undefined ? {} : { disabled_reason: command.disabled ? 'by_request' : null }),
+      // Enabled again, an endpoint starts a new failing streak from its next failure.
+      ...(command.disabled === undefined ? {} : command.disabled ? { disabled_reason: 'by_request' } : { disabled_reason: null, failing_since: null }),
     };
     if (Object.keys(changes).length === 0) throw new ApiError('parameter_missing', 'Give at least one of url, enabled_events, description, metadata, disabled to change.');
     return this.prisma.$transaction(async (tx) => {
