@@ -1,12 +1,14 @@
 /**
- * `npm run bench:webhooks [-- --rate 400 --endpoints 3 --duration 10 --cpu-prof]`
+ * `npm run bench:webhooks [-- --rate 400 --endpoints 3 --duration 10 --warmup 3 --cpu-prof]`
  *
  * Starts its own copy of the system (bench-system.ts), creates an account with `--endpoints`
  * test-mode endpoints on a receiver in this process (every endpoint subscribed to
- * `event.updated`, answering 204 at once), then produces `event.updated` domain events straight
- * into Kafka (catalog.event.v1, as catalog's outbox relay would) at `--rate` a second for
- * `--duration` seconds: each becomes one delivery per endpoint. It prints deliveries per second
- * (all of them, from the first event produced to the last delivery), the time from each event's
+ * `organization.updated`, answering 204 at once), then produces `organization.updated` domain
+ * events straight into Kafka (catalog.organization.v1, as catalog's outbox relay would; only the
+ * webhooks service consumes that topic, so no other consumer's work is counted) at `--rate` a second for
+ * `--duration` seconds, after `--warmup` seconds of the same load whose deliveries are not
+ * counted: each event becomes one delivery per endpoint. It prints deliveries per second (from
+ * the first measured event produced to the last delivery), the time from each event's
  * commit (its `occurred_at`, set as it is produced) to its arrival, p50 and p99, the CPU
  * milliseconds per delivery of every process, and last one JSON line:
  * {"deliveries_per_s":…,"p99_ms":…,"p50_ms":…,"deliveries":…}. Goal (issue 12): ≥ 1,000
@@ -15,7 +17,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { CATALOG_EVENT_TOPIC, type DomainEventEnvelope } from '@ticketing/contracts';
+import { CATALOG_ORGANIZATION_TOPIC, type DomainEventEnvelope } from '@ticketing/contracts';
 import { newId } from '@ticketing/ids';
 import { createKafka, createProducer, ensureTopics, eventHeaders } from '@ticketing/kafka';
 import { createLogger } from '@ticketing/observability';
@@ -30,6 +32,8 @@ const DRAIN_TIMEOUT_MS = 60_000;
 
 /** Receives deliveries, noting when each notification reached each endpoint and how long after its commit. */
 class Receiver {
+  /** Deliveries of events produced before this (the warm-up) are answered but not counted. */
+  measuredFrom = Infinity;
   readonly latenciesMs: number[] = [];
   private readonly seen = new Set<string>();
   duplicates = 0;
@@ -47,7 +51,9 @@ class Receiver {
       }
       this.seen.add(delivery);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { created_at: string };
-      this.latenciesMs.push(arrived - Date.parse(body.created_at));
+      const committed = Date.parse(body.created_at);
+      if (committed < this.measuredFrom) return;
+      this.latenciesMs.push(arrived - committed);
       this.lastArrival = arrived;
     });
   });
@@ -67,23 +73,14 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
 }
 
-function eventUpdated(accountId: string, eventId: string): DomainEventEnvelope {
+function organizationUpdated(accountId: string, organizationId: string): DomainEventEnvelope {
   return {
     id: newId('msg'),
-    type: 'event.updated',
+    type: 'organization.updated',
     account_id: accountId,
     mode: 'test',
     occurred_at: new Date().toISOString(),
-    data: {
-      event_id: eventId,
-      name: 'Bench night',
-      status: 'published',
-      starts_at: '2099-01-01T20:00:00.000Z',
-      ends_at: null,
-      currency: 'EUR',
-      organization_id: null,
-      waiting_room: { enabled: false, admission_rate_per_minute: null },
-    },
+    data: { organization_id: organizationId, name: 'Bench Promotions' },
   };
 }
 
@@ -93,12 +90,14 @@ async function main(): Promise<void> {
       rate: { type: 'string', default: '400' },
       endpoints: { type: 'string', default: '3' },
       duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '3' },
       'cpu-prof': { type: 'boolean', default: false },
     },
   });
   const rate = Number(values.rate);
   const endpointCount = Number(values.endpoints);
   const seconds = Number(values.duration);
+  const warmupSeconds = Number(values.warmup);
   const receiver = new Receiver();
   const port = await receiver.listen();
   const system = await startBenchSystem({ cpuProfile: values['cpu-prof'] });
@@ -108,28 +107,35 @@ async function main(): Promise<void> {
     const { account_id: accountId, secret_key: key } = await createAccount('bench webhooks');
     const api = as(key, system.gateway);
     for (let index = 0; index < endpointCount; index += 1) {
-      const created = await api.post('/v1/webhook_endpoints', { url: `http://127.0.0.1:${port}/hook/${index}`, enabled_events: ['event.updated'] });
+      const created = await api.post('/v1/webhook_endpoints', { url: `http://127.0.0.1:${port}/hook/${index}`, enabled_events: ['organization.updated'] });
       if (created.status !== 200) throw new Error(`could not create an endpoint: ${JSON.stringify(created.body)}`);
     }
-    await ensureTopics(kafka, [CATALOG_EVENT_TOPIC.name]);
+    await ensureTopics(kafka, [CATALOG_ORGANIZATION_TOPIC.name]);
     await producer.connect();
-    const eventId = newId('evt');
+    const organizationId = newId('org');
     const perBatch = Math.max(1, Math.round((rate * BATCH_EVERY_MS) / 1000));
-    const batches = Math.round((seconds * 1000) / BATCH_EVERY_MS);
-    const expected = perBatch * batches * endpointCount;
-    console.log(`producing ${perBatch * batches} event.updated events (${perBatch} every ${BATCH_EVERY_MS} ms) for ${endpointCount} endpoints: ${expected} deliveries`);
+    const batchesIn = (forSeconds: number) => Math.round((forSeconds * 1000) / BATCH_EVERY_MS);
+    const expected = perBatch * batchesIn(seconds) * endpointCount;
+    /** Produces `rate` events a second for `forSeconds`, in batches on a fixed beat. */
+    const produce = async (forSeconds: number) => {
+      const started = Date.now();
+      for (let batch = 0; batch < batchesIn(forSeconds); batch += 1) {
+        const messages = Array.from({ length: perBatch }, () => {
+          const event = organizationUpdated(accountId, organizationId);
+          return { key: organizationId, value: JSON.stringify(event), headers: eventHeaders(event) };
+        });
+        await producer.send({ topic: CATALOG_ORGANIZATION_TOPIC.name, messages });
+        const due = started + (batch + 1) * BATCH_EVERY_MS;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
+      }
+    };
+    console.log(`producing organization.updated events, ${perBatch} every ${BATCH_EVERY_MS} ms, for ${endpointCount} endpoints: ${warmupSeconds} s unmeasured, then ${expected} deliveries measured`);
+    await produce(warmupSeconds);
 
     const before = snapshotCpu(system.processGroups);
     const started = Date.now();
-    for (let batch = 0; batch < batches; batch += 1) {
-      const messages = Array.from({ length: perBatch }, () => {
-        const event = eventUpdated(accountId, eventId);
-        return { key: eventId, value: JSON.stringify(event), headers: eventHeaders(event) };
-      });
-      await producer.send({ topic: CATALOG_EVENT_TOPIC.name, messages });
-      const due = started + (batch + 1) * BATCH_EVERY_MS;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
-    }
+    receiver.measuredFrom = started;
+    await produce(seconds);
     const drainDeadline = Date.now() + DRAIN_TIMEOUT_MS;
     while (receiver.latenciesMs.length < expected && Date.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 100));
     const spent = cpuSpent(before, snapshotCpu(system.processGroups));

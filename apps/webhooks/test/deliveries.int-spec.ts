@@ -45,6 +45,7 @@ interface ReceivedRequest {
 interface Answer {
   status: number;
   delayMs?: number;
+  headers?: Record<string, string>;
 }
 
 /** Answers with these statuses in turn, then with the last one for ever. */
@@ -70,10 +71,10 @@ async function startReceiver(answer: (request: ReceivedRequest) => Answer = () =
     incoming.on('end', () => {
       const request = { path: requestPath, headers: incoming.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at };
       requests.push(request);
-      const { status, delayMs = 0 } = answer(request);
+      const { status, delayMs = 0, headers = {} } = answer(request);
       const timer = setTimeout(() => {
         timers.delete(timer);
-        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: requestPath }));
+        response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ received: requestPath }));
       }, delayMs);
       timers.add(timer);
     });
@@ -486,5 +487,33 @@ describe('webhook deliveries (real PostgreSQL, real HTTP)', () => {
     expect(await prisma.notification.count({ where: { source_event_id: event.id } })).toBe(1);
     expect(await deliveriesTo(endpoint.id)).toHaveLength(1);
     expect(hooks.requests).toHaveLength(1);
+  });
+
+  it('counts a redirect as a failure and does not follow it', async () => {
+    const hooks = await receiver((request) => (request.path === '/moved' ? { status: 302, headers: { location: hooks.url('/elsewhere') } } : { status: 200 }));
+    const tenant = newTenant();
+    const endpoint = await createEndpoint(tenant, hooks.url('/moved'));
+    await record(ticketIssued(tenant));
+    startDispatcher({ delays: [] });
+
+    const [delivery] = await settled(endpoint.id, 'failed');
+    expect(await attemptsOf(delivery!.id)).toEqual([expect.objectContaining({ succeeded: false, http_status: 302, error: 'the endpoint answered 302' })]);
+    expect(hooks.to('/elsewhere')).toEqual([]);
+  });
+
+  it('measures the queue: how many deliveries are due and how long the oldest has waited', async () => {
+    const hooks = await receiver();
+    const tenant = newTenant();
+    const endpoint = await createEndpoint(tenant, hooks.url('/hook'));
+    await record(ticketIssued(tenant));
+    await record(ticketIssued(tenant));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const waiting = await new DeliveryRepository(prisma).backlog();
+    expect(waiting.due).toBe(2);
+    expect(waiting.oldestDueSeconds).toBeGreaterThanOrEqual(0.04);
+    startDispatcher();
+
+    await settled(endpoint.id, 'succeeded', 2);
+    expect(await new DeliveryRepository(prisma).backlog()).toEqual({ due: 0, oldestDueSeconds: 0 });
   });
 });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@ticketing/observability';
 import type { PrismaClient } from '../db';
 import type { ClaimedDelivery } from '../domain/delivery';
@@ -6,6 +7,12 @@ import { EndpointRepository } from '../repositories/endpoint.repository';
 import { NotificationRepository } from '../repositories/notification.repository';
 import type { AttemptDeliveryUseCase } from '../usecases/attempt-delivery/attempt-delivery.usecase';
 import type { DeliveryMetrics } from './delivery-metrics';
+
+/**
+ * The least time between two claims that did not take every free slot: attempts that end within
+ * it free their slots for one claim together, instead of one claim (three statements) each.
+ */
+const CLAIM_GAP_MS = 10;
 
 export interface DispatcherOptions {
   /** Attempts in flight at once in this process. */
@@ -60,7 +67,10 @@ export class DeliveryDispatcher {
 
   private async run(): Promise<void> {
     let failures = 0;
+    let lastPartialClaim = 0;
     while (!this.stopping) {
+      const sinceLastClaim = performance.now() - lastPartialClaim;
+      if (sinceLastClaim < CLAIM_GAP_MS) await sleep(CLAIM_GAP_MS - sinceLastClaim);
       const free = this.options.concurrency - this.attempts.size;
       let claimed = 0;
       this.woken = false;
@@ -73,6 +83,7 @@ export class DeliveryDispatcher {
           this.logger.error({ err: error, failures }, 'could not claim due webhook deliveries; trying again');
         }
       }
+      if (claimed < free) lastPartialClaim = performance.now();
       // A full claim means more may be due: claim again at once.
       if (free === 0 || claimed < free || failures > 0) await this.pause(failures > 0 ? Math.min(this.options.pollMs * 2 ** failures, 30_000) : this.options.pollMs);
     }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookPayload } from '../domain/delivery';
 import type { WebhookEndpoint } from '../domain/endpoint';
@@ -12,6 +13,12 @@ import type { SendOutcome, WebhookSender } from './webhook-sender';
  * while a rotation overlaps, space-separated in `webhook-signature`.
  */
 export class SignedDelivery {
+  /**
+   * Signers by sealed secret: opening a secret and preparing its key for every attempt cost more
+   * than the rest of the signing. A rotated secret is another entry; the old one ages out.
+   */
+  private readonly signers = new LRUCache<string, Webhook>({ max: 10_000 });
+
   constructor(
     private readonly sender: WebhookSender,
     private readonly secrets: EndpointSecrets,
@@ -25,8 +32,17 @@ export class SignedDelivery {
   private signedHeaders(endpoint: WebhookEndpoint, messageId: string, at: Date, body: string): Record<string, string> {
     const sealed = [endpoint.sealed_secret];
     if (endpoint.sealed_previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > at) sealed.push(endpoint.sealed_previous_secret);
-    const signatures = sealed.map((secret) => new Webhook(this.secrets.open(secret, endpoint.id)).sign(messageId, at, body));
+    const signatures = sealed.map((secret) => this.signer(secret, endpoint.id).sign(messageId, at, body));
     return { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signatures.join(' ') };
+  }
+
+  private signer(sealed: string, endpointId: string): Webhook {
+    let signer = this.signers.get(sealed);
+    if (!signer) {
+      signer = new Webhook(this.secrets.open(sealed, endpointId));
+      this.signers.set(sealed, signer);
+    }
+    return signer;
   }
 }
 

@@ -7,6 +7,13 @@ import type { WebhooksDb } from '../db';
 import type { DeliveryBacklog } from '../delivery/delivery-metrics';
 import type { AttemptRecord, ClaimedDelivery, DeliveryFilters, LoggedDelivery } from '../domain/delivery';
 
+/** A scheduled attempt to record, with what follows it. */
+export interface ScheduledAttempt {
+  deliveryId: string;
+  endpointId: string;
+  record: AttemptRecord;
+}
+
 /** How many due deliveries a claim looks at, oldest first, before it picks at most its share per endpoint. */
 const CLAIM_SCAN = 500;
 
@@ -40,22 +47,6 @@ export class DeliveryRepository {
       fetch: (take, beforeId) =>
         this.db.webhookDelivery.findMany({ where: { ...scope, ...filters, ...idsBefore(beforeId) }, orderBy: { id: 'desc' }, take, select: loggedColumns }),
     };
-  }
-
-  /** One pending delivery of the notification per endpoint, due now. */
-  async schedule(tenant: Tenant, notification: { id: string; type: string }, endpointIds: readonly string[], now: Date): Promise<void> {
-    if (endpointIds.length === 0) return;
-    await this.db.webhookDelivery.createMany({
-      data: endpointIds.map((endpointId) => ({
-        id: newId('dlv'),
-        ...tenantScope(tenant),
-        endpoint_id: endpointId,
-        notification_id: notification.id,
-        type: notification.type,
-        status: 'pending',
-        next_attempt_at: now,
-      })),
-    });
   }
 
   /**
@@ -93,18 +84,32 @@ export class DeliveryRepository {
   }
 
   /**
-   * Records a scheduled attempt and what follows it. A delivery that stopped being pending
-   * meanwhile (a replay succeeded, its endpoint went) keeps its state; the attempt is recorded.
+   * Records scheduled attempts and what follows each, in one statement: the attempt rows, each
+   * delivery's new state, and the end of the failing streak of every endpoint that answered. A
+   * delivery that stopped being pending meanwhile (a replay succeeded, its endpoint went) keeps
+   * its state; its attempt is recorded.
    */
-  async recordAttempt(deliveryId: string, attempt: AttemptRecord): Promise<void> {
-    await this.insertAttempt(deliveryId, attempt);
-    const next = attempt.succeeded ? null : attempt.nextAttemptAt;
+  async recordAttempts(attempts: readonly ScheduledAttempt[]): Promise<void> {
+    const column = <T>(value: (attempt: ScheduledAttempt) => T) => attempts.map(value);
     await this.db.$executeRaw`
-      UPDATE webhook_deliveries
-      SET attempt_count = attempt_count + 1, last_attempt_at = ${attempt.attemptedAt}, updated_at = now(),
-          status = CASE WHEN status <> 'pending' THEN status WHEN ${attempt.succeeded} THEN 'succeeded' WHEN ${next}::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
-          next_attempt_at = CASE WHEN status <> 'pending' THEN NULL ELSE ${next}::timestamptz END
-      WHERE id = ${deliveryId}`;
+      WITH made AS (
+        SELECT * FROM unnest(
+          ${column((a) => a.deliveryId)}::text[], ${column((a) => a.endpointId)}::text[], ${column((a) => a.record.attemptedAt)}::timestamptz[],
+          ${column((a) => a.record.status)}::int[], ${column((a) => a.record.latencyMs)}::int[], ${column((a) => a.record.succeeded)}::bool[],
+          ${column((a) => a.record.error)}::text[], ${column((a) => a.record.responseBody)}::text[], ${column((a) => a.record.nextAttemptAt)}::timestamptz[]
+        ) AS made(delivery_id, endpoint_id, attempted_at, http_status, latency_ms, succeeded, error, response_body, next_attempt_at)
+      ), recorded AS (
+        INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, latency_ms, succeeded, error, response_body)
+        SELECT delivery_id, attempted_at, http_status, latency_ms, succeeded, error, response_body FROM made
+      ), answered AS (
+        UPDATE webhook_endpoints SET failing_since = NULL
+        WHERE failing_since IS NOT NULL AND id IN (SELECT endpoint_id FROM made WHERE succeeded)
+      )
+      UPDATE webhook_deliveries d
+      SET attempt_count = d.attempt_count + 1, last_attempt_at = made.attempted_at, updated_at = now(),
+          status = CASE WHEN d.status <> 'pending' THEN d.status WHEN made.succeeded THEN 'succeeded' WHEN made.next_attempt_at IS NULL THEN 'failed' ELSE 'pending' END,
+          next_attempt_at = CASE WHEN d.status <> 'pending' OR made.succeeded THEN NULL ELSE made.next_attempt_at END
+      FROM made WHERE d.id = made.delivery_id`;
   }
 
   /**

@@ -62,11 +62,6 @@ export class EndpointRepository {
     return (await this.db.webhookEndpoint.findMany({ where: { id: { in: [...ids] } }, select: endpointColumns })).map(toEndpoint);
   }
 
-  /** A success ends the endpoint's failing streak. */
-  async markSucceeded(id: string): Promise<void> {
-    await this.db.webhookEndpoint.updateMany({ where: { id, failing_since: { not: null } }, data: { failing_since: null } });
-  }
-
   /**
    * Counts a failure into the endpoint's failing streak and disables it (reason 'failing') once
    * the streak began `disableAfterMs` or more before `at`. True only for the call that disabled it.

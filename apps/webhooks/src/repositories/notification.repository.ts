@@ -22,11 +22,27 @@ export interface StoredNotification {
 export class NotificationRepository {
   constructor(private readonly db: WebhooksDb) {}
 
-  /** The new notification's id, or null when its source event was recorded before (the unique source id is the inbox). */
-  async createOnce(tenant: Tenant, fields: NotificationFields): Promise<string | null> {
+  /**
+   * Records the notification and, in the same statement, one pending delivery to each endpoint,
+   * due now. The new notification's id, or null (and no deliveries) when its source event was
+   * recorded before: the unique source id is the consumer's inbox.
+   */
+  async createWithDeliveries(tenant: Tenant, fields: NotificationFields, endpointIds: readonly string[]): Promise<string | null> {
     const id = newId('ntf');
-    const { count } = await this.db.notification.createMany({ data: [{ id, ...tenantScope(tenant), ...fields }], skipDuplicates: true });
-    return count === 1 ? id : null;
+    const deliveryIds = endpointIds.map(() => newId('dlv'));
+    const [created] = await this.db.$queryRaw<Array<{ id: string }>>`
+      WITH created AS (
+        INSERT INTO notifications (id, account_id, mode, source_event_id, type, data, occurred_at)
+        VALUES (${id}, ${tenant.accountId}, ${tenant.mode}, ${fields.source_event_id}, ${fields.type}, ${JSON.stringify(fields.data)}::jsonb, ${fields.occurred_at})
+        ON CONFLICT (source_event_id) DO NOTHING
+        RETURNING id
+      ), scheduled AS (
+        INSERT INTO webhook_deliveries (id, account_id, mode, endpoint_id, notification_id, type, status, next_attempt_at)
+        SELECT delivery.id, ${tenant.accountId}, ${tenant.mode}, delivery.endpoint_id, created.id, ${fields.type}, 'pending', now()
+        FROM created CROSS JOIN unnest(${deliveryIds}::text[], ${[...endpointIds]}::text[]) AS delivery(id, endpoint_id)
+      )
+      SELECT id FROM created`;
+    return created?.id ?? null;
   }
 
   /** A ping, with the id it was sent under; it comes from no domain event, so its source is its own id. */

@@ -1,4 +1,5 @@
 import { ENDPOINT_DISABLED_EVENT } from '@ticketing/contracts';
+import { GroupCommit } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
 import type { PrismaClient } from '../../db';
@@ -7,7 +8,7 @@ import type { WebhookEndpoint } from '../../domain/endpoint';
 import type { RetrySchedule } from '../../domain/retry-schedule';
 import type { SignedDelivery } from '../../delivery/signed-delivery';
 import type { SendOutcome } from '../../delivery/webhook-sender';
-import { DeliveryRepository } from '../../repositories/delivery.repository';
+import { DeliveryRepository, type ScheduledAttempt } from '../../repositories/delivery.repository';
 import { EndpointRepository } from '../../repositories/endpoint.repository';
 import type { StoredNotification } from '../../repositories/notification.repository';
 import { recordNotification } from '../record-notification/record-notification.usecase';
@@ -26,17 +27,38 @@ export interface AttemptPolicy {
 }
 
 /**
- * One scheduled attempt of one delivery: signed, sent, and recorded with what follows: done, another attempt on the schedule, or failed for good. The endpoint's failing
- * streak is kept in the same transaction, and an endpoint failing too long is disabled with an
- * `endpoint.disabled` notification to the account's other endpoints.
+ * One scheduled attempt of one delivery: signed, sent, and recorded with what follows: done,
+ * another attempt on the schedule, or failed for good. A failure counts into the endpoint's
+ * failing streak, and an endpoint failing too long is disabled with an `endpoint.disabled`
+ * notification to the account's other endpoints.
  */
 export class AttemptDeliveryUseCase {
+  /** Attempts that end together are recorded together, in one statement. */
+  private readonly recorded: GroupCommit<ScheduledAttempt, void>;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly delivery: SignedDelivery,
     private readonly policy: AttemptPolicy,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.recorded = new GroupCommit(async (_key, attempts) => {
+      await new DeliveryRepository(prisma).recordAttempts(attempts);
+      return attempts.map(() => undefined);
+    });
+  }
+
+  /**
+   * Counts a failure into the endpoint's failing streak; one that has lasted `disableAfterMs`
+   * disables the endpoint and records `endpoint.disabled`, together. True when this one did.
+   */
+  private countFailure(endpoint: WebhookEndpoint, at: Date): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!(await new EndpointRepository(tx).markFailed(endpoint.id, at, this.policy.disableAfterMs))) return false;
+      await recordNotification(tx, endpointDisabledEvent(endpoint, at));
+      return true;
+    });
+  }
 
   /** The attempt's outcome; null when there was nothing to send (the endpoint is gone or disabled). */
   async execute({ delivery, endpoint, notification }: DeliveryJob): Promise<SendOutcome | null> {
@@ -48,17 +70,8 @@ export class AttemptDeliveryUseCase {
     const outcome = await this.delivery.send(endpoint, notification, attemptedAt);
     const attemptsMade = delivery.attempt_count + 1;
     const nextAttemptAt = outcome.succeeded ? null : this.policy.schedule.nextAttemptAt(attemptsMade, attemptedAt);
-    const disabled = await this.prisma.$transaction(async (tx) => {
-      await new DeliveryRepository(tx).recordAttempt(delivery.id, { attemptedAt, ...outcome, nextAttemptAt });
-      const endpoints = new EndpointRepository(tx);
-      if (outcome.succeeded) {
-        await endpoints.markSucceeded(endpoint.id);
-        return false;
-      }
-      if (!(await endpoints.markFailed(endpoint.id, attemptedAt, this.policy.disableAfterMs))) return false;
-      await recordNotification(tx, endpointDisabledEvent(endpoint, attemptedAt), attemptedAt);
-      return true;
-    });
+    await this.recorded.run('attempts', { deliveryId: delivery.id, endpointId: endpoint.id, record: { attemptedAt, ...outcome, nextAttemptAt } });
+    const disabled = !outcome.succeeded && (await this.countFailure(endpoint, attemptedAt));
     const logged = { delivery_id: delivery.id, endpoint_id: endpoint.id, attempt: attemptsMade, status: outcome.status, latency_ms: outcome.latencyMs };
     if (outcome.succeeded) this.logger.debug(logged, 'webhook delivered');
     else this.logger.info({ ...logged, error: outcome.error, next_attempt_at: nextAttemptAt?.toISOString() ?? null }, 'webhook attempt failed');
