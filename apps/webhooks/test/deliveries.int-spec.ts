@@ -516,4 +516,13 @@ describe('webhook deliveries (real PostgreSQL, real HTTP)', () => {
     await settled(endpoint.id, 'succeeded', 2);
     expect(await new DeliveryRepository(prisma).backlog()).toEqual({ due: 0, oldestDueSeconds: 0 });
   });
+
+  it('schedules one delivery to each of as many endpoints as an account may have', async () => {
+    const tenant = newTenant();
+    const endpoints = await Promise.all(Array.from({ length: 16 }, (_, index) => createEndpoint(tenant, `http://127.0.0.1:9/hook/${index}`, ['*'])));
+    expect(await record(ticketIssued(tenant))).toBe(16);
+    const scheduled = await prisma.webhookDelivery.findMany({ where: { account_id: tenant.accountId } });
+    expect(new Set(scheduled.map((delivery) => delivery.endpoint_id))).toEqual(new Set(endpoints.map((endpoint) => endpoint.id)));
+    expect(new Set(scheduled.map((delivery) => delivery.id)).size).toBe(16);
+  });
 });

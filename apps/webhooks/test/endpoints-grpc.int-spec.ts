@@ -162,4 +162,15 @@ describe('webhook endpoints (real PostgreSQL, real gRPC)', () => {
     expect(await list(claims, middle.id)).toMatchObject({ data: [expect.objectContaining({ id: oldest.id })], has_more: false });
     await expect(list(tenant(), middle.id)).rejects.toMatchObject({ code: 'resource_missing', param: 'starting_after' });
   });
+
+  it('keeps an account to 16 endpoints in each mode, even when they are created at once', async () => {
+    const claims = tenant();
+    const attempts = await Promise.allSettled(Array.from({ length: 20 }, () => create(claims)));
+    expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(16);
+    for (const refused of attempts.filter((attempt) => attempt.status === 'rejected')) {
+      expect(refused.reason).toMatchObject({ code: 'endpoint_limit_reached', status: 409 });
+    }
+    expect(await prisma.webhookEndpoint.count({ where: { account_id: claims.tenant!.account_id } })).toBe(16);
+    await expect(create(tenant('live', claims.tenant!.account_id))).resolves.toMatchObject({ livemode: true });
+  });
 });

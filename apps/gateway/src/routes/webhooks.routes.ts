@@ -66,9 +66,10 @@ export const webhooksRoutes = [
     operationId: 'createWebhookEndpoint',
     method: 'post',
     path: '/v1/webhook_endpoints',
-    summary: 'Create a webhook endpoint; the answer shows its signing secret, once',
+    summary: 'Create a webhook endpoint (at most 16 in each mode); the answer shows its signing secret, once',
     tag: TAG,
     access,
+    errors: ['endpoint_limit_reached'],
     body: createEndpointBody,
     response: webhookEndpointWithSecret,
     handler: async ({ body }, { services }) =>

@@ -23,6 +23,12 @@ export interface WebhookEndpoint {
 
 export type DisabledReason = 'by_request' | 'failing';
 
+/**
+ * Endpoints an account may have in one mode, Stripe's limit: each event is recorded with its
+ * deliveries by one statement that carries this many delivery ids (decision 0053).
+ */
+export const ENDPOINTS_PER_TENANT = 16;
+
 /** Far more than there are event types: a list this long can only be a mistake. */
 const ENABLED_EVENTS_MAX = 100;
 const DESCRIPTION_MAX_LENGTH = 5000;

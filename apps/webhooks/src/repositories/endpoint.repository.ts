@@ -1,10 +1,12 @@
 import type { Mode, Tenant } from '@ticketing/auth';
-import { ALL_WEBHOOK_EVENTS } from '@ticketing/contracts';
 import { tenantScope } from '@ticketing/db';
 import { idsBefore, type PageSource } from '@ticketing/pagination';
 import type { Prisma } from '../generated/prisma/client';
 import type { WebhooksDb } from '../db';
 import type { WebhookEndpoint } from '../domain/endpoint';
+
+/** Advisory lock space of endpoint creation, per tenant (the key is a hash of account and mode). */
+const ENDPOINT_CREATION_LOCK_SPACE = 52;
 
 const endpointColumns = {
   id: true,
@@ -39,6 +41,12 @@ const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
 export class EndpointRepository {
   constructor(private readonly db: WebhooksDb) {}
 
+  /** How many endpoints the tenant has, counted under a lock that the tenant's other creations wait for until this transaction ends. */
+  async countForCreation(tenant: Tenant): Promise<number> {
+    await this.db.$executeRaw`SELECT pg_advisory_xact_lock(${ENDPOINT_CREATION_LOCK_SPACE}::int, hashtext(${`${tenant.accountId}:${tenant.mode}`}))`;
+    return this.db.webhookEndpoint.count({ where: tenantScope(tenant) });
+  }
+
   async create(tenant: Tenant, id: string, fields: EndpointFields): Promise<WebhookEndpoint> {
     return toEndpoint(await this.db.webhookEndpoint.create({ data: { id, ...tenantScope(tenant), ...fields }, select: endpointColumns }));
   }
@@ -46,15 +54,6 @@ export class EndpointRepository {
   async findById(tenant: Tenant, id: string): Promise<WebhookEndpoint | null> {
     const row = await this.db.webhookEndpoint.findUnique({ where: { id, ...tenantScope(tenant) }, select: endpointColumns });
     return row && toEndpoint(row);
-  }
-
-  /** The enabled endpoints that want events of this type. */
-  async subscribersOf(tenant: Tenant, type: string): Promise<string[]> {
-    const rows = await this.db.webhookEndpoint.findMany({
-      where: { ...tenantScope(tenant), disabled_reason: null, enabled_events: { hasSome: [type, ALL_WEBHOOK_EVENTS] } },
-      select: { id: true },
-    });
-    return rows.map((row) => row.id);
   }
 
   /** The endpoints the dispatcher sends to, whatever their tenant: each delivery carries its own. */
