@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitFor } from '@ticketing/testing';
+import { repoRoot } from '../tools/system/services';
 import { activateLive, as, createAccount } from './support/api';
 import { type Client, ids, walkList } from './support/lists';
 
@@ -63,6 +67,13 @@ describe('webhook endpoints through the gateway', () => {
     const overlapEnds = Date.parse(rotated.body.previous_secret_expires_at);
     expect(Math.abs(overlapEnds - (Date.now() + DAY_MS))).toBeLessThan(5 * 60 * 1000);
     expect((await api.get(path)).body).toEqual(withoutSecret(rotated.body));
+
+    // No process logs a secret: the logs that name this endpoint's calls hold neither of its secrets.
+    const logs = await waitFor('the gateway and webhooks logs to name the rotation', async () => {
+      const text = ['gateway', 'webhooks'].map((service) => readFileSync(join(repoRoot, '.data/e2e/logs', `${service}.log`), 'utf8')).join('\n');
+      return text.includes(`/v1/webhook_endpoints/${id}/rotate_secret`) && text.includes('rotateEndpointSecret') ? text : undefined;
+    });
+    for (const secret of [created.body.secret, rotated.body.secret]) expect(logs).not.toContain(secret.slice('whsec_'.length));
 
     const deleted = await api.delete(path);
     expect(deleted.status).toBe(200);
