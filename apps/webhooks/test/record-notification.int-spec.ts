@@ -3,6 +3,8 @@ import type { DomainEventEnvelope } from '@ticketing/contracts';
 import { newId } from '@ticketing/ids';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { createWebhooksPrisma, type PrismaClient } from '../src/db';
+import { EndpointSecrets } from '../src/secrets/endpoint-secrets';
+import { CreateEndpointUseCase } from '../src/usecases/create-endpoint/create-endpoint.usecase';
 import { RecordNotificationUseCase } from '../src/usecases/record-notification/record-notification.usecase';
 
 describe('recording notifications (real PostgreSQL)', () => {
@@ -41,5 +43,26 @@ describe('recording notifications (real PostgreSQL)', () => {
     const rows = await prisma.notification.findMany({ where: { source_event_id: event.id } });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ account_id: 'acct_a', mode: 'live', type: 'event.created' });
+  });
+
+  it('records a batch of events in one go: each new one once with a delivery per subscriber, each repeat as a repeat', async () => {
+    const createEndpoint = new CreateEndpointUseCase(prisma, new EndpointSecrets(Buffer.alloc(32, 1)), { allowLocalHttp: true });
+    const endpoint = (accountId: string, enabledEvents: string[]) =>
+      createEndpoint.execute({ accountId, mode: 'live' }, { url: 'https://hooks.example.com/a', enabled_events: enabledEvents, description: '', metadata: {} });
+    const [first, second] = [newId('acct'), newId('acct')];
+    await endpoint(first, ['event.created']);
+    await endpoint(first, ['*']);
+    await endpoint(first, ['event.updated']);
+    await endpoint(second, ['event.created']);
+    const event = (accountId: string) => ({ ...eventCreated(), account_id: accountId });
+    const seen = event(first);
+    expect(await recordNotification.execute(seen)).toBe(2);
+
+    const batch = [event(first), seen, event(second), event(newId('acct')), { ...event(first), type: 'event.updated' }];
+    expect(await recordNotification.executeBatch(batch)).toEqual([2, null, 1, 0, 2]);
+    const deliveries = await prisma.webhookDelivery.findMany({ where: { account_id: { in: [first, second] } }, include: { notification: true } });
+    expect(deliveries).toHaveLength(2 + 2 + 1 + 2);
+    expect(new Set(deliveries.map((delivery) => delivery.id)).size).toBe(deliveries.length);
+    for (const delivery of deliveries) expect(delivery).toMatchObject({ account_id: delivery.notification.account_id, type: delivery.notification.type, status: 'pending' });
   });
 });

@@ -174,6 +174,77 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     await waitFor('the lag to reach zero', async () => ((await lagOf(topic.name, group)) === 0 ? true : undefined));
   });
 
+  it('hands a batch handler the valid events of a fetch together, and falls back to one by one so only what fails alone is dead-lettered', async () => {
+    const topic: TestTopic = thingHappened('batch');
+    const group = `consumer-test-${randomUUID()}`;
+    await ensureTopics(kafka, [topic.name]);
+    const bodies = ['{"not": json', JSON.stringify(envelope(21)), JSON.stringify(envelope(22)), JSON.stringify(envelope(13)), JSON.stringify(envelope(23))];
+    // One key: one partition, all in one fetch.
+    await producer.send({ topic: topic.name, messages: bodies.map((value) => ({ key: 'one-key', value })) });
+    const batches: number[][] = [];
+    const alone: number[] = [];
+
+    const consumer = await startEventConsumer({
+      kafka,
+      groupId: group,
+      topic,
+      logger,
+      retry: { attempts: 2, backoff: { initialMs: 10, maxMs: 20 } },
+      handleBatch: async (events) => {
+        const ns = events.map(({ event }) => event.data.n);
+        batches.push(ns);
+        if (ns.includes(13)) throw new Error('a batch with thirteen fails');
+        for (const { event } of events) await apply(event);
+      },
+      handle: async (event) => {
+        alone.push(event.data.n);
+        if (event.data.n === 13) throw new Error('thirteen always fails');
+        await apply(event);
+      },
+    });
+    stops.push(() => consumer.disconnect());
+
+    const deadLetters = await readTopic(deadLetterTopicOf(topic.name));
+    await waitFor('two dead letters', async () => (deadLetters.length >= 2 ? true : undefined));
+    await waitFor('the three good events applied', async () => ((await appliedRows()).filter((row) => row.n > 20).length === 3 ? true : undefined));
+
+    expect(deadLetters.map((letter) => headerText(letter.headers, DEAD_LETTER_HEADERS.reason))).toEqual(['not_json', 'handler_failed']);
+    expect(deadLetters.map((letter) => headerText(letter.headers, DEAD_LETTER_HEADERS.offset))).toEqual(['0', '3']);
+    // The batch was tried its two attempts, then each event alone: thirteen its two attempts, the others once.
+    expect(batches).toEqual([[21, 22, 13, 23], [21, 22, 13, 23]]);
+    expect(alone).toEqual([21, 22, 13, 13, 23]);
+    expect((await appliedRows()).filter((row) => row.n > 20)).toEqual([{ n: 21 }, { n: 22 }, { n: 23 }]);
+    const labels = { topic: topic.name, group };
+    expect(await valueOf(consumedMessages, { ...labels, outcome: 'handled' })).toBe(3);
+    await waitFor('the lag to reach zero', async () => ((await lagOf(topic.name, group)) === 0 ? true : undefined));
+  });
+
+  it('resolves a batch handled together at once, counting every event', async () => {
+    const topic: TestTopic = thingHappened('batch-ok');
+    const group = `consumer-test-${randomUUID()}`;
+    await ensureTopics(kafka, [topic.name]);
+    await producer.send({ topic: topic.name, messages: [31, 32, 33].map((n) => ({ key: 'one-key', value: JSON.stringify(envelope(n)) })) });
+    const batches: number[][] = [];
+    const consumer = await startEventConsumer({
+      kafka,
+      groupId: group,
+      topic,
+      logger,
+      handleBatch: async (events) => {
+        batches.push(events.map(({ event }) => event.data.n));
+        for (const { event } of events) await apply(event);
+      },
+      handle: async () => {
+        throw new Error('not called when the batch succeeds');
+      },
+    });
+    stops.push(() => consumer.disconnect());
+
+    await waitFor('the lag to reach zero', async () => ((await lagOf(topic.name, group)) === 0 ? true : undefined));
+    expect(batches.flat()).toEqual([31, 32, 33]);
+    expect(await valueOf(consumedMessages, { topic: topic.name, group, outcome: 'handled' })).toBe(3);
+  });
+
   it('bounds how long an inbox transaction waits for a lock: a lock held elsewhere fails the attempt, which is retried and dead-lettered, instead of stalling the partition', async () => {
     const [holder, client] = [await pool.connect(), await pool.connect()];
     try {

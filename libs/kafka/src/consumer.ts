@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Admin, Consumer, EachMessagePayload, Kafka, Producer } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, EachMessagePayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { createEventParser, type EventOf, type ParsedEvent, type TopicDefinition } from '@ticketing/contracts';
 import { withRequestId, type Logger } from '@ticketing/observability';
 import { backoffDelay, type Backoff } from '@ticketing/backoff';
@@ -42,7 +42,32 @@ export interface EventConsumerOptions<TTopic extends TopicDefinition> {
    * attempt is tried again. `logger` carries the event's request id, account and mode.
    */
   handle(event: EventOf<TTopic>, context: { logger: Logger }): Promise<void>;
+  /**
+   * Optional: the valid events of one fetched batch of a partition, in order, handled together
+   * (one statement for many). Idempotent like `handle`. When it fails every attempt, each event
+   * is handled alone by `handle`, so only what fails by itself is dead-lettered. It runs in no
+   * event's request-id scope: what it writes to an outbox carries no request id.
+   */
+  handleBatch?(events: ReadonlyArray<BatchedEvent<TTopic>>): Promise<void>;
   retry?: HandlerRetry;
+}
+
+/** A valid event of a fetched batch, with the logger that carries its request id, account and mode. */
+export interface BatchedEvent<TTopic extends TopicDefinition> {
+  event: EventOf<TTopic>;
+  logger: Logger;
+}
+
+/** Where a message is, and what it is, as the dead-letter topic records it. */
+interface Received {
+  topic: string;
+  partition: number;
+  message: KafkaMessage;
+}
+
+/** What `heartbeat` both of kafkajs's payloads (a message, a batch) offer. */
+interface Alive {
+  heartbeat(): Promise<void>;
 }
 
 /** A running consumer; `disconnect` leaves the group and closes its other connections. */
@@ -81,7 +106,8 @@ export async function startEventConsumer<TTopic extends TopicDefinition>(options
     await consumer.connect();
     await consumer.subscribe({ topic: topic.name, fromBeginning: true });
     const processor = new MessageProcessor(options, deadLetters);
-    await consumer.run({ eachMessage: (payload) => processor.process(payload) });
+    if (options.handleBatch) await consumer.run({ eachBatchAutoResolve: false, eachBatch: (payload) => processor.processBatch(payload) });
+    else await consumer.run({ eachMessage: (payload) => processor.process(payload) });
   } catch (error) {
     await closeAll(consumer, deadLetters, admin, removeLagProbe);
     throw error;
@@ -122,51 +148,97 @@ class MessageProcessor<TTopic extends TopicDefinition> {
   }
 
   async process(payload: EachMessagePayload): Promise<void> {
-    const { partition, message } = payload;
-    const position = { topic: payload.topic, partition, offset: message.offset };
+    const received = { topic: payload.topic, partition: payload.partition, message: payload.message };
+    const valid = await this.admit(received);
+    if (!valid) return;
+    // Whatever the handler enqueues in turn carries the same request id.
+    await withRequestId(valid.event.request_id, () => this.handleWithRetries(payload, received, valid));
+  }
+
+  /**
+   * A fetched batch of one partition: what is not a valid event is dead-lettered or ignored as
+   * `process` would, the valid events go to `handleBatch` together, and the batch's offsets are
+   * resolved once it is done. A batch kafkajs has taken back (a rebalance) stops where it is.
+   */
+  async processBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    const valid: Array<BatchedEvent<TTopic> & { received: Received }> = [];
+    let last: string | undefined;
+    for (const message of batch.messages) {
+      if (!payload.isRunning() || payload.isStale()) break;
+      const received = { topic: batch.topic, partition: batch.partition, message };
+      const admitted = await this.admit(received);
+      if (admitted) valid.push({ ...admitted, received });
+      last = message.offset;
+    }
+    if (valid.length > 0) await this.handleBatchWithRetries(payload, valid);
+    if (last !== undefined) payload.resolveOffset(last);
+    await payload.heartbeat();
+  }
+
+  /** The message's valid event with its logger, or null once a message that is not one was dead-lettered or ignored. */
+  private async admit(received: Received): Promise<BatchedEvent<TTopic> | null> {
+    const { message } = received;
+    const position = { topic: received.topic, partition: received.partition, offset: message.offset };
     const body = decodeJson(message.value);
     if (!body.ok) {
       const logger = this.options.logger.child({ ...logContextFromHeaders(message.headers), ...position });
-      return this.deadLetter(payload, logger, 'not_json', body.error, 0);
+      await this.deadLetter(received, logger, 'not_json', body.error, 0);
+      return null;
     }
     const parsed = this.parse(body.value);
     if (parsed.outcome === 'unknown_type') {
       this.options.logger.debug({ type: parsed.type, ...position }, 'ignoring unknown event type');
       consumedMessages.inc({ ...this.labels, outcome: 'ignored' });
-      return;
+      return null;
     }
     if (parsed.outcome === 'invalid') {
       const logger = this.options.logger.child({ ...logContextFromHeaders(message.headers), ...position });
-      return this.deadLetter(payload, logger, 'invalid_event', parsed.error, 0);
+      await this.deadLetter(received, logger, 'invalid_event', parsed.error, 0);
+      return null;
     }
     const event = parsed.event;
-    const logger = this.options.logger.child({ ...logContextOf(event), event_id: event.id, event_type: event.type, ...position });
-    // Whatever the handler enqueues in turn carries the same request id.
-    await withRequestId(event.request_id, () => this.handleWithRetries(payload, event, logger));
+    return { event, logger: this.options.logger.child({ ...logContextOf(event), event_id: event.id, event_type: event.type, ...position }) };
   }
 
-  private async handleWithRetries(payload: EachMessagePayload, event: EventOf<TTopic>, logger: Logger): Promise<void> {
+  private async handleWithRetries(alive: Alive, received: Received, { event, logger }: BatchedEvent<TTopic>): Promise<void> {
+    const handled = await this.withRetries(alive, logger, () => this.options.handle(event, { logger }));
+    if (handled === true) consumedMessages.inc({ ...this.labels, outcome: 'handled' });
+    else await this.deadLetter(received, logger, 'handler_failed', handled.error, handled.attempts);
+  }
+
+  /** The batch handler, with retries; if it never succeeds, each event alone, so one bad event does not hold back the rest. */
+  private async handleBatchWithRetries(alive: Alive, events: ReadonlyArray<BatchedEvent<TTopic> & { received: Received }>): Promise<void> {
+    const batchLogger = this.options.logger.child({ ...this.labels, partition: events[0]!.received.partition, events: events.length });
+    const handled = await this.withRetries(alive, batchLogger, () => this.options.handleBatch!(events));
+    if (handled === true) {
+      consumedMessages.inc({ ...this.labels, outcome: 'handled' }, events.length);
+      return;
+    }
+    batchLogger.warn({ error: handled.error }, 'batch handler failed every attempt; handling its events one by one');
+    for (const item of events) await withRequestId(item.event.request_id, () => this.handleWithRetries(alive, item.received, item));
+  }
+
+  /** True once `work` succeeded, or the last error after every attempt failed. */
+  private async withRetries(alive: Alive, logger: Logger, work: () => Promise<void>): Promise<true | { error: string; attempts: number }> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        logger.debug({ attempt }, 'handling event');
-        await whileAlive(payload, this.options.handle(event, { logger }));
-        consumedMessages.inc({ ...this.labels, outcome: 'handled' });
-        return;
+        logger.debug({ attempt }, 'handling');
+        await whileAlive(alive, work());
+        return true;
       } catch (error) {
         handlerFailures.inc(this.labels);
-        if (attempt >= this.retry.attempts) {
-          return this.deadLetter(payload, logger, 'handler_failed', errorText(error), attempt);
-        }
+        if (attempt >= this.retry.attempts) return { error: errorText(error), attempts: attempt };
         const delayMs = backoffDelay(attempt, this.retry.backoff);
         logger.warn({ err: error, attempt, retry_in_ms: delayMs }, 'event handler failed; retrying');
         await sleep(delayMs);
-        await payload.heartbeat();
+        await alive.heartbeat();
       }
     }
   }
 
-  private async deadLetter(payload: EachMessagePayload, logger: Logger, reason: DeadLetterReason, error: string, attempts: number): Promise<void> {
-    const { topic, partition, message } = payload;
+  private async deadLetter(received: Received, logger: Logger, reason: DeadLetterReason, error: string, attempts: number): Promise<void> {
+    const { topic, partition, message } = received;
     await sendToDeadLetterTopic(this.deadLetters, { topic, partition, message, groupId: this.options.groupId, reason, error, attempts });
     deadLetteredMessages.inc({ ...this.labels, reason });
     consumedMessages.inc({ ...this.labels, outcome: 'dead_lettered' });
@@ -175,8 +247,8 @@ class MessageProcessor<TTopic extends TopicDefinition> {
 }
 
 /** Waits for `work`, heartbeating meanwhile; a heartbeat refused (the group is rebalancing) is left to the next one. */
-async function whileAlive(payload: EachMessagePayload, work: Promise<void>): Promise<void> {
-  const heartbeats = setInterval(() => void payload.heartbeat().catch(() => undefined), HEARTBEAT_EVERY_MS);
+async function whileAlive(alive: Alive, work: Promise<void>): Promise<void> {
+  const heartbeats = setInterval(() => void alive.heartbeat().catch(() => undefined), HEARTBEAT_EVERY_MS);
   try {
     await work;
   } finally {

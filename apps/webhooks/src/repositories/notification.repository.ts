@@ -25,32 +25,43 @@ export class NotificationRepository {
   constructor(private readonly db: WebhooksDb) {}
 
   /**
-   * Records the notification and, in the same statement, one delivery, due now, to each enabled
-   * endpoint of the tenant that subscribes to its type (at most ENDPOINTS_PER_TENANT, each given
-   * one of the ids made here). Null, and no deliveries, when its source event was recorded before:
-   * the unique source id is the consumer's inbox.
+   * Records the notifications and, in the same statement, one delivery, due now, to each enabled
+   * endpoint of each one's tenant that subscribes to its type (at most ENDPOINTS_PER_TENANT, each
+   * given one of the ids made here). For each, in order: how many deliveries it got, or null (and
+   * none) when its source event was recorded before: the unique source id is the consumer's inbox.
    */
-  async createWithDeliveries(tenant: Tenant, fields: NotificationFields): Promise<{ id: string; deliveries: number } | null> {
-    const id = newId('ntf');
-    const deliveryIds = Array.from({ length: ENDPOINTS_PER_TENANT }, () => newId('dlv'));
-    const [created] = await this.db.$queryRaw<Array<{ id: string; deliveries: number }>>`
-      WITH created AS (
+  async createWithDeliveries(notifications: ReadonlyArray<{ tenant: Tenant; fields: NotificationFields }>): Promise<Array<number | null>> {
+    const column = <T>(value: (notification: { tenant: Tenant; fields: NotificationFields }) => T) => notifications.map(value);
+    const deliveryIds = Array.from({ length: notifications.length * ENDPOINTS_PER_TENANT }, () => newId('dlv'));
+    const rows = await this.db.$queryRaw<Array<{ created: boolean; deliveries: number }>>`
+      WITH incoming AS (
+        SELECT * FROM unnest(
+          ${column(() => newId('ntf'))}::text[], ${column((n) => n.tenant.accountId)}::text[], ${column((n) => n.tenant.mode)}::text[],
+          ${column((n) => n.fields.source_event_id)}::text[], ${column((n) => n.fields.type)}::text[],
+          ${column((n) => JSON.stringify(n.fields.data))}::jsonb[], ${column((n) => n.fields.occurred_at)}::timestamptz[]
+        ) WITH ORDINALITY AS incoming(id, account_id, mode, source_event_id, type, data, occurred_at, ordinal)
+      ), created AS (
         INSERT INTO notifications (id, account_id, mode, source_event_id, type, data, occurred_at)
-        VALUES (${id}, ${tenant.accountId}, ${tenant.mode}, ${fields.source_event_id}, ${fields.type}, ${JSON.stringify(fields.data)}::jsonb, ${fields.occurred_at})
+        SELECT id, account_id, mode, source_event_id, type, data, occurred_at FROM incoming
         ON CONFLICT (source_event_id) DO NOTHING
         RETURNING id
       ), subscribers AS (
-        SELECT id, row_number() OVER (ORDER BY id) AS place FROM webhook_endpoints
-        WHERE account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND disabled_reason IS NULL
-          AND enabled_events && ARRAY[${fields.type}, ${ALL_WEBHOOK_EVENTS}]::text[]
+        SELECT incoming.id AS notification_id, incoming.ordinal, incoming.account_id, incoming.mode, incoming.type, endpoint.id AS endpoint_id,
+               row_number() OVER (PARTITION BY incoming.id ORDER BY endpoint.id) AS place
+        FROM created
+        JOIN incoming ON incoming.id = created.id
+        JOIN webhook_endpoints endpoint ON endpoint.account_id = incoming.account_id AND endpoint.mode = incoming.mode
+          AND endpoint.disabled_reason IS NULL AND endpoint.enabled_events && ARRAY[incoming.type, ${ALL_WEBHOOK_EVENTS}]::text[]
       ), scheduled AS (
         INSERT INTO webhook_deliveries (id, account_id, mode, endpoint_id, notification_id, type, status, next_attempt_at)
-        SELECT delivery.id, ${tenant.accountId}, ${tenant.mode}, subscribers.id, created.id, ${fields.type}, 'pending', now()
-        FROM created, subscribers JOIN unnest(${deliveryIds}::text[]) WITH ORDINALITY AS delivery(id, place) USING (place)
-        RETURNING 1
+        SELECT (${deliveryIds}::text[])[(ordinal - 1) * ${ENDPOINTS_PER_TENANT} + place], account_id, mode, endpoint_id, notification_id, type, 'pending', now()
+        FROM subscribers
+        RETURNING notification_id
       )
-      SELECT created.id, (SELECT count(*) FROM scheduled)::int AS deliveries FROM created`;
-    return created ?? null;
+      SELECT created.id IS NOT NULL AS created, (SELECT count(*) FROM scheduled WHERE scheduled.notification_id = incoming.id)::int AS deliveries
+      FROM incoming LEFT JOIN created ON created.id = incoming.id
+      ORDER BY incoming.ordinal`;
+    return rows.map((row) => (row.created ? row.deliveries : null));
   }
 
   /** A ping, with the id it was sent under; it comes from no domain event, so its source is its own id. */

@@ -11,7 +11,7 @@ import type { SendOutcome } from '../../delivery/webhook-sender';
 import { DeliveryRepository, type ScheduledAttempt } from '../../repositories/delivery.repository';
 import { EndpointRepository } from '../../repositories/endpoint.repository';
 import type { StoredNotification } from '../../repositories/notification.repository';
-import { recordNotification } from '../record-notification/record-notification.usecase';
+import { recordNotifications } from '../record-notification/record-notification.usecase';
 
 /** A claimed delivery with what sending it needs; `endpoint` is null when it was deleted since. */
 export interface DeliveryJob {
@@ -55,7 +55,7 @@ export class AttemptDeliveryUseCase {
   private countFailure(endpoint: WebhookEndpoint, at: Date): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       if (!(await new EndpointRepository(tx).markFailed(endpoint.id, at, this.policy.disableAfterMs))) return false;
-      await recordNotification(tx, endpointDisabledEvent(endpoint, at));
+      await recordNotifications(tx, [endpointDisabledEvent(endpoint, at)]);
       return true;
     });
   }

@@ -1,26 +1,34 @@
-import type { Tenant } from '@ticketing/auth';
 import type { DomainEventEnvelope } from '@ticketing/contracts';
 import type { Prisma } from '../../generated/prisma/client';
 import type { PrismaClient, WebhooksDb } from '../../db';
 import { NotificationRepository } from '../../repositories/notification.repository';
 
 /**
- * Records a domain event as a notification of its account, once however often it arrives, with
- * a delivery, due now, to each enabled endpoint of the account and mode that subscribes to its
- * type: one statement. The number of deliveries, or null for an event recorded before.
+ * Records domain events as notifications of their accounts, each once however often it arrives,
+ * with a delivery, due now, to each enabled endpoint of the account and mode that subscribes to
+ * its type: one statement for them all. For each event, in order, the number of its deliveries,
+ * or null for an event recorded before.
  */
-export async function recordNotification(db: WebhooksDb, event: DomainEventEnvelope): Promise<number | null> {
-  const tenant: Tenant = { accountId: event.account_id, mode: event.mode };
-  const fields = { source_event_id: event.id, type: event.type, data: event.data as Prisma.InputJsonValue, occurred_at: new Date(event.occurred_at) };
-  const recorded = await new NotificationRepository(db).createWithDeliveries(tenant, fields);
-  return recorded?.deliveries ?? null;
+export function recordNotifications(db: WebhooksDb, events: readonly DomainEventEnvelope[]): Promise<Array<number | null>> {
+  return new NotificationRepository(db).createWithDeliveries(
+    events.map((event) => ({
+      tenant: { accountId: event.account_id, mode: event.mode },
+      fields: { source_event_id: event.id, type: event.type, data: event.data as Prisma.InputJsonValue, occurred_at: new Date(event.occurred_at) },
+    })),
+  );
 }
 
-/** A domain event from Kafka becomes a notification and its deliveries, exactly once. */
+/** Domain events from Kafka become notifications and their deliveries, exactly once. */
 export class RecordNotificationUseCase {
   constructor(private readonly prisma: PrismaClient) {}
 
-  execute(event: DomainEventEnvelope): Promise<number | null> {
-    return recordNotification(this.prisma, event);
+  /** The number of the event's deliveries, or null for an event recorded before. */
+  async execute(event: DomainEventEnvelope): Promise<number | null> {
+    const [deliveries] = await this.executeBatch([event]);
+    return deliveries!;
+  }
+
+  executeBatch(events: readonly DomainEventEnvelope[]): Promise<Array<number | null>> {
+    return recordNotifications(this.prisma, events);
   }
 }
