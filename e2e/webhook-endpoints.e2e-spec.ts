@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from '@ticketing/testing';
-import { repoRoot } from '../tools/system/services';
 import { activateLive, as, createAccount } from './support/api';
 import { type Client, ids, walkList } from './support/lists';
+import { E2E_LOG_DIR } from './support/system';
 
 const HOOK = 'https://hooks.northside.example/ticketing';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -70,7 +70,7 @@ describe('webhook endpoints through the gateway', () => {
 
     // No process logs a secret: the logs that name this endpoint's calls hold neither of its secrets.
     const logs = await waitFor('the gateway and webhooks logs to name the rotation', async () => {
-      const text = ['gateway', 'webhooks'].map((service) => readFileSync(join(repoRoot, '.data/e2e/logs', `${service}.log`), 'utf8')).join('\n');
+      const text = ['gateway', 'webhooks'].map((service) => readFileSync(join(E2E_LOG_DIR, `${service}.log`), 'utf8')).join('\n');
       return text.includes(`/v1/webhook_endpoints/${id}/rotate_secret`) && text.includes('rotateEndpointSecret') ? text : undefined;
     });
     for (const secret of [created.body.secret, rotated.body.secret]) expect(logs).not.toContain(secret.slice('whsec_'.length));

@@ -1,7 +1,7 @@
 import { waitFor } from '@ticketing/testing';
 import { launchService, waitForSystem, type RunningService } from '../../tools/system/launch';
 import type { ServiceName } from '../../tools/system/services';
-import { E2E_PORT_OFFSET, e2eServiceEnv, readPids, recordPid } from './system';
+import { E2E_LOG_DIR, E2E_PORT_OFFSET, e2eServiceEnv, readPids, recordPid } from './system';
 
 /** Crash tests' handles on the suite's service processes. */
 export function isRunning(pid: number): boolean {
@@ -23,7 +23,7 @@ export async function kill(pid: number): Promise<void> {
 export async function restart(service: ServiceName, env: Record<string, string> = {}): Promise<RunningService> {
   const running = readPids()[service];
   if (running && isRunning(running)) await kill(running);
-  const started = launchService(service, { portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv({ [service]: env }), onOutput: () => undefined });
+  const started = launchService(service, { portOffset: E2E_PORT_OFFSET, env: e2eServiceEnv({ [service]: env }), logDir: E2E_LOG_DIR, appendLogs: true });
   recordPid(service, started.process.pid!);
   await waitForSystem([started], E2E_PORT_OFFSET);
   return started;

@@ -21,6 +21,9 @@ export function e2eServiceEnv(overrides: Partial<Record<ServiceName, Record<stri
   return Object.fromEntries([...services].map((service) => [service, { ...E2E_SERVICE_ENV[service], ...overrides[service] }]));
 }
 
+/** Each service of the suite's system writes its log here, a file each, restarts included. */
+export const E2E_LOG_DIR = path.join(repoRoot, '.data/e2e/logs');
+
 export const gatewayUrl = `http://127.0.0.1:${servicePorts(E2E_PORT_OFFSET).gateway.PORT}`;
 
 /** Processes started for the suite, so teardown (and a test that restarts one) can find them. */

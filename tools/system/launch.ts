@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_POSTGRES_URL, defaultDatabaseName, type BackendService } from '@ticketing/config';
@@ -19,6 +19,8 @@ export interface LaunchOptions {
    * in this process, which a benchmark would otherwise pay for).
    */
   logDir?: string;
+  /** With `logDir`: add to the log already there (a service started again) instead of starting it afresh. */
+  appendLogs?: boolean;
   /** Write a V8 CPU profile of each service into this folder when it exits (`node --cpu-prof`). */
   cpuProfileDir?: string;
 }
@@ -61,7 +63,7 @@ export const SERVICE_NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=4'];
 function outputStreams(name: ServiceName, options: LaunchOptions): 'pipe' | number {
   if (!options.logDir) return 'pipe';
   mkdirSync(options.logDir, { recursive: true });
-  return openSync(path.join(options.logDir, `${name}.log`), 'w');
+  return openSync(path.join(options.logDir, `${name}.log`), options.appendLogs ? 'a' : 'w');
 }
 
 /** Starts one service as its own Node process from its bundle (see bundles.ts; build it first). */
@@ -73,6 +75,8 @@ export function launchService(name: ServiceName, options: LaunchOptions = {}): R
     env: environmentFor(name, options),
     stdio: ['ignore', output, output],
   });
+  // The child has its own copy of the log file's descriptor.
+  if (typeof output === 'number') closeSync(output);
   if (output === 'pipe') {
     const emit = options.onOutput ?? ((service, line) => process.stdout.write(`${service.padEnd(9)} | ${line}\n`));
     forwardLines(child.stdout!, (line) => emit(name, line));
