@@ -178,7 +178,7 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     const topic: TestTopic = thingHappened('batch');
     const group = `consumer-test-${randomUUID()}`;
     await ensureTopics(kafka, [topic.name]);
-    const bodies = ['{"not": json', JSON.stringify(envelope(21)), JSON.stringify(envelope(22)), JSON.stringify(envelope(13)), JSON.stringify(envelope(23))];
+    const bodies = ['{"not": json', JSON.stringify(envelope(41)), JSON.stringify(envelope(42)), JSON.stringify(envelope(49)), JSON.stringify(envelope(43))];
     // One key: one partition, all in one fetch.
     await producer.send({ topic: topic.name, messages: bodies.map((value) => ({ key: 'one-key', value })) });
     const batches: number[][] = [];
@@ -193,12 +193,12 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
       handleBatch: async (events) => {
         const ns = events.map(({ event }) => event.data.n);
         batches.push(ns);
-        if (ns.includes(13)) throw new Error('a batch with thirteen fails');
+        if (ns.includes(49)) throw new Error('a batch with forty-nine fails');
         for (const { event } of events) await apply(event);
       },
       handle: async (event) => {
         alone.push(event.data.n);
-        if (event.data.n === 13) throw new Error('thirteen always fails');
+        if (event.data.n === 49) throw new Error('forty-nine always fails');
         await apply(event);
       },
     });
@@ -206,14 +206,14 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
 
     const deadLetters = await readTopic(deadLetterTopicOf(topic.name));
     await waitFor('two dead letters', async () => (deadLetters.length >= 2 ? true : undefined));
-    await waitFor('the three good events applied', async () => ((await appliedRows()).filter((row) => row.n > 20).length === 3 ? true : undefined));
+    await waitFor('the three good events applied', async () => ((await appliedRows()).filter((row) => row.n > 40 && row.n < 50).length === 3 ? true : undefined));
 
     expect(deadLetters.map((letter) => headerText(letter.headers, DEAD_LETTER_HEADERS.reason))).toEqual(['not_json', 'handler_failed']);
     expect(deadLetters.map((letter) => headerText(letter.headers, DEAD_LETTER_HEADERS.offset))).toEqual(['0', '3']);
-    // The batch was tried its two attempts, then each event alone: thirteen its two attempts, the others once.
-    expect(batches).toEqual([[21, 22, 13, 23], [21, 22, 13, 23]]);
-    expect(alone).toEqual([21, 22, 13, 13, 23]);
-    expect((await appliedRows()).filter((row) => row.n > 20)).toEqual([{ n: 21 }, { n: 22 }, { n: 23 }]);
+    // The batch was tried its two attempts, then each event alone: forty-nine its two attempts, the others once.
+    expect(batches).toEqual([[41, 42, 49, 43], [41, 42, 49, 43]]);
+    expect(alone).toEqual([41, 42, 49, 49, 43]);
+    expect((await appliedRows()).filter((row) => row.n > 40 && row.n < 50)).toEqual([{ n: 41 }, { n: 42 }, { n: 43 }]);
     const labels = { topic: topic.name, group };
     expect(await valueOf(consumedMessages, { ...labels, outcome: 'handled' })).toBe(3);
     await waitFor('the lag to reach zero', async () => ((await lagOf(topic.name, group)) === 0 ? true : undefined));
@@ -223,7 +223,7 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     const topic: TestTopic = thingHappened('batch-ok');
     const group = `consumer-test-${randomUUID()}`;
     await ensureTopics(kafka, [topic.name]);
-    await producer.send({ topic: topic.name, messages: [31, 32, 33].map((n) => ({ key: 'one-key', value: JSON.stringify(envelope(n)) })) });
+    await producer.send({ topic: topic.name, messages: [51, 52, 53].map((n) => ({ key: 'one-key', value: JSON.stringify(envelope(n)) })) });
     const batches: number[][] = [];
     const consumer = await startEventConsumer({
       kafka,
@@ -241,7 +241,8 @@ describe('event consumer against real Kafka and PostgreSQL', () => {
     stops.push(() => consumer.disconnect());
 
     await waitFor('the lag to reach zero', async () => ((await lagOf(topic.name, group)) === 0 ? true : undefined));
-    expect(batches.flat()).toEqual([31, 32, 33]);
+    expect(batches.flat()).toEqual([51, 52, 53]);
+    expect((await appliedRows()).filter((row) => row.n > 50 && row.n < 60)).toEqual([{ n: 51 }, { n: 52 }, { n: 53 }]);
     expect(await valueOf(consumedMessages, { topic: topic.name, group, outcome: 'handled' })).toBe(3);
   });
 
