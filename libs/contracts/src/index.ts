@@ -9,3 +9,4 @@ export * from './email-address';
 export * from './ticketing-values';
 export * from './catalog-reads';
 export * from './webhook-events';
+export * from './webhook-values';

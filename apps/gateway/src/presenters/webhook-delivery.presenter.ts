@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import type { webhooksV1 } from '@ticketing/contracts';
+import { DELIVERY_STATUSES, type webhooksV1 } from '@ticketing/contracts';
 import { nullIfEmpty, nullIfZero, oneOf } from './fields';
 import { resourceFields, timestamp } from './resource.schema';
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
 
 const attemptResource = z
   .object({

@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import type { webhooksV1 } from '@ticketing/contracts';
+import { ENDPOINT_DISABLED_REASONS, ENDPOINT_STATUSES, type webhooksV1 } from '@ticketing/contracts';
 import { nullIfEmpty, oneOf } from './fields';
 import { resourceFields, timestamp } from './resource.schema';
-
-const ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
-const DISABLED_REASONS = ['by_request', 'failing'] as const;
 
 const EXAMPLE = {
   id: 'we_01JD3WG2K4M6P8R0T2V4X6Z8B0',
@@ -30,7 +27,7 @@ export const webhookEndpointResource = z
     metadata: z.record(z.string(), z.string()),
     status: z.enum(ENDPOINT_STATUSES).meta({ description: 'Nothing is delivered to a disabled endpoint.' }),
     disabled_reason: z
-      .enum(DISABLED_REASONS)
+      .enum(ENDPOINT_DISABLED_REASONS)
       .nullable()
       .meta({ description: 'Why it is disabled: by_request (PATCH disabled: true) or failing (every attempt failed for 5 days). null while enabled.' }),
     previous_secret_expires_at: timestamp.nullable().meta({ description: 'After a rotation, until when the previous secret still signs beside the new one; null otherwise.' }),
@@ -58,7 +55,7 @@ export function presentWebhookEndpoint(endpoint: webhooksV1.Endpoint): z.output<
     description: nullIfEmpty(endpoint.description),
     metadata: endpoint.metadata,
     status: oneOf(ENDPOINT_STATUSES, endpoint.status, 'webhook endpoint status'),
-    disabled_reason: endpoint.disabled_reason === '' ? null : oneOf(DISABLED_REASONS, endpoint.disabled_reason, 'webhook endpoint disabled reason'),
+    disabled_reason: endpoint.disabled_reason === '' ? null : oneOf(ENDPOINT_DISABLED_REASONS, endpoint.disabled_reason, 'webhook endpoint disabled reason'),
     previous_secret_expires_at: nullIfEmpty(endpoint.previous_secret_expires_at),
     created_at: endpoint.created_at,
     updated_at: endpoint.updated_at,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ALL_WEBHOOK_EVENTS, PING_EVENT, WEBHOOK_EVENT_TYPES } from '@ticketing/contracts';
+import { ALL_WEBHOOK_EVENTS, DELIVERY_STATUSES, PING_EVENT, WEBHOOK_EVENT_TYPES } from '@ticketing/contracts';
 import { toListEnvelope } from '@ticketing/pagination';
 import { deletedResource, listOf } from '../presenters/resource.schema';
-import { DELIVERY_STATUSES, presentWebhookDelivery, webhookDeliveryResource } from '../presenters/webhook-delivery.presenter';
+import { presentWebhookDelivery, webhookDeliveryResource } from '../presenters/webhook-delivery.presenter';
 import { presentWebhookEndpoint, presentWebhookEndpointWithSecret, webhookEndpointResource, webhookEndpointWithSecret } from '../presenters/webhook-endpoint.presenter';
-import { absentOrNull, clearableText, metadata, patchBody, resourceId, upTo } from '../validation/fields';
+import { absentOrNull, clearableText, cleared, metadata, patchBody, resourceId, upTo } from '../validation/fields';
 import { listQuery, pageRequest } from '../validation/list-query';
 import { defineRoute, secretKey } from './route';
 
@@ -108,7 +108,7 @@ export const webhooksRoutes = [
           url: body.url,
           enabled_events: body.enabled_events ?? [],
           enabled_events_set: body.enabled_events !== undefined,
-          description: body.description === null ? '' : body.description,
+          description: cleared(body.description),
           metadata: body.metadata ?? {},
           metadata_set: body.metadata !== undefined,
           disabled: body.disabled,

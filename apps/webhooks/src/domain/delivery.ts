@@ -1,3 +1,5 @@
+import type { DeliveryStatus } from '@ticketing/contracts';
+
 /** A delivery the dispatcher has claimed: due, and leased to it until its attempt's deadline has passed. */
 export interface ClaimedDelivery {
   id: string;
@@ -5,9 +7,6 @@ export interface ClaimedDelivery {
   notification_id: string;
   attempt_count: number;
 }
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** A delivery as the log shows it, with its attempts oldest first. */
 export interface LoggedDelivery {

@@ -1,5 +1,5 @@
 import type { Mode } from '@ticketing/auth';
-import { ALL_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES } from '@ticketing/contracts';
+import { ALL_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, type EndpointDisabledReason } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import { optionalText } from '@ticketing/fields';
 
@@ -13,15 +13,13 @@ export interface WebhookEndpoint {
   description: string | null;
   metadata: Record<string, string>;
   /** null while enabled. */
-  disabled_reason: DisabledReason | null;
+  disabled_reason: EndpointDisabledReason | null;
   sealed_secret: string;
   sealed_previous_secret: string | null;
   previous_secret_expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
-
-export type DisabledReason = 'by_request' | 'failing';
 
 /**
  * Endpoints an account may have in one mode, Stripe's limit: each event is recorded with its
@@ -58,7 +56,3 @@ export function validEnabledEvents(types: readonly string[]): string[] {
 }
 
 export const validEndpointDescription = (description: string) => optionalText(description, 'description', DESCRIPTION_MAX_LENGTH);
-
-/** Whether an endpoint wants events of this type. */
-export const subscribesTo = (endpoint: Pick<WebhookEndpoint, 'enabled_events'>, type: string) =>
-  endpoint.enabled_events.includes(ALL_WEBHOOK_EVENTS) || endpoint.enabled_events.includes(type);

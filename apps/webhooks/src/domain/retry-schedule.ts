@@ -13,11 +13,6 @@ export class RetrySchedule {
     private readonly random: () => number = Math.random,
   ) {}
 
-  /** How many attempts a delivery gets in all. */
-  get attempts(): number {
-    return this.delaysMs.length + 1;
-  }
-
   /** When to try again after the `attemptsMade`-th failed attempt, or null when the schedule is spent. */
   nextAttemptAt(attemptsMade: number, failedAt: Date): Date | null {
     const delay = this.delaysMs[attemptsMade - 1];

@@ -1,9 +1,9 @@
-import type { webhooksV1 } from '@ticketing/contracts';
+import { DELIVERY_STATUSES, type DeliveryStatus, type webhooksV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
 import type { AsyncServiceImplementation } from '@ticketing/grpc';
 import type { PrismaClient } from '../db';
 import type { SignedDelivery } from '../delivery/signed-delivery';
-import { DELIVERY_STATUSES, type DeliveryFilters, type DeliveryStatus } from '../domain/delivery';
+import type { DeliveryFilters } from '../domain/delivery';
 import { ListDeliveriesUseCase } from '../usecases/list-deliveries/list-deliveries.usecase';
 import { PingEndpointUseCase } from '../usecases/ping-endpoint/ping-endpoint.usecase';
 import { ReplayDeliveryUseCase } from '../usecases/replay-delivery/replay-delivery.usecase';

@@ -37,7 +37,10 @@ const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   disabled_reason: row.disabled_reason as WebhookEndpoint['disabled_reason'],
 });
 
-/** Webhook endpoints of one tenant. Every method takes the tenant; nothing here can see another's rows. */
+/**
+ * Webhook endpoints. The API's methods take the tenant and see nothing of another's rows; the
+ * dispatcher's (`findForDelivery`, `markFailed`) act by id, for the delivery that named it.
+ */
 export class EndpointRepository {
   constructor(private readonly db: WebhooksDb) {}
 
