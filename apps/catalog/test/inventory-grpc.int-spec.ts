@@ -395,6 +395,82 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     });
   });
 
+  describe('batch calls (decision 0054)', () => {
+    const reserveBatch = (claims: InternalClaims, reservations: catalogV1.ReserveInventoryRequest[]) =>
+      callUnary(inventory.reserveInventoryBatch.bind(inventory), { reservations }, claims, options);
+    const commitBatch = (claims: InternalClaims, reservationIds: string[]) => callUnary(inventory.commitReservationBatch.bind(inventory), { reservation_ids: reservationIds }, claims, options);
+    const request = (eventId: string, tierId: string, fields: Partial<catalogV1.ReserveInventoryRequest> = {}): catalogV1.ReserveInventoryRequest => ({
+      reservation_id: newId('iss'),
+      event_id: eventId,
+      tier_id: tierId,
+      quantity: 1,
+      kind: SALE,
+      ttl_seconds: 0,
+      customer_id: '',
+      ...fields,
+    });
+    /** Each outcome as [the reservation's status, or the refusal's code and param]. */
+    const summary = ({ outcomes }: catalogV1.ReservationOutcomes) =>
+      outcomes.map(({ outcome }) => (outcome?.$case === 'reservation' ? outcome.value.status : outcome?.$case === 'refusal' ? `${outcome.value.code}:${outcome.value.param}` : 'none'));
+
+    it('holds or refuses each reservation as its own call would, in one statement per tier, answering in the request’s order', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 3, price: 1500 });
+      const other = await eventWithTier(claims, { capacity: 5 });
+      const repeated = request(eventId, tierId);
+      const statements = jest.spyOn(ReservationRepository.prototype, 'reserveAll');
+      let answer: catalogV1.ReservationOutcomes;
+      try {
+        answer = await reserveBatch(claims, [
+          repeated,
+          request(eventId, tierId, { quantity: 2 }),
+          request(other.eventId, other.tierId, { quantity: 2 }),
+          request(eventId, tierId),
+          request(eventId, tierId, { quantity: 0 }),
+          request(eventId, newId('tier')),
+        ]);
+        // One per tier named: the first tier's three (its zero quantity is refused before), the other's, the unknown one's.
+        expect(statements.mock.calls.map((call) => call[3].length).sort()).toEqual([1, 1, 3]);
+      } finally {
+        statements.mockRestore();
+      }
+      expect(summary(answer)).toEqual(['held', 'held', 'held', 'sold_out:', 'parameter_invalid:quantity', 'resource_missing:tier_id']);
+      const first = answer.outcomes[0]!.outcome;
+      expect(first?.$case === 'reservation' && first.value).toMatchObject({ id: repeated.reservation_id, quote: { total: 1500 }, tier: { id: tierId } });
+      expect(await counters(tierId)).toEqual({ held: 3, sold: 0 });
+      expect(await counters(other.tierId)).toEqual({ held: 2, sold: 0 });
+      // The same reservation again, in another batch, answers it as it is and takes nothing more.
+      expect(summary(await reserveBatch(claims, [repeated]))).toEqual(['held']);
+      expect(await counters(tierId)).toEqual({ held: 3, sold: 0 });
+    });
+
+    it('commits each reservation on its own: a settled or unknown one is refused, the others committed', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 10 });
+      const [kept, released] = await Promise.all([reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2 }), reserve(claims, { event_id: eventId, tier_id: tierId })]);
+      await release(claims, released.id);
+      const answer = await commitBatch(claims, [kept.id, released.id, newId('iss'), kept.id]);
+      expect(summary(answer)).toEqual(['committed', 'reservation_released:', 'resource_missing:reservation_id', 'committed']);
+      expect(await counters(tierId)).toEqual({ held: 0, sold: 2 });
+    });
+
+    it('keeps tenants apart: another tenant’s batch commits none of the reservations', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims);
+      const held = await reserve(claims, { event_id: eventId, tier_id: tierId });
+      expect(summary(await commitBatch(tenant(), [held.id]))).toEqual(['resource_missing:reservation_id']);
+      expect(await counters(tierId)).toEqual({ held: 1, sold: 0 });
+    });
+
+    it('refuses a batch of more than 500 reservations whole, holding nothing', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await eventWithTier(claims, { capacity: 1000 });
+      await expect(reserveBatch(claims, Array.from({ length: 501 }, () => request(eventId, tierId)))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'reservations' });
+      await expect(commitBatch(claims, Array.from({ length: 501 }, () => newId('iss')))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'reservation_ids' });
+      expect(await counters(tierId)).toEqual({ held: 0, sold: 0 });
+    });
+  });
+
   describe('expiry', () => {
     const sweepAt = (at: Date) => new ReleaseExpiredReservationsUseCase(catalog.prisma, reads.generations, () => at).execute();
     const later = (seconds: number) => new Date(Date.now() + seconds * 1000);

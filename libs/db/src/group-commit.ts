@@ -2,10 +2,11 @@ import { AsyncResource } from 'node:async_hooks';
 
 /**
  * Group commit: calls that would each run the same statement (a write to the same hot row, or
- * the same read) run as one statement for many. Per key (a tier, say), one batch runs at a time; the calls that arrive
- * while it runs wait and go together in the next. A lone call runs at once, so nothing waits
- * for a timer at low load, and under load a batch is as large as the load made it, up to
- * `maxBatch`. `runBatch` answers one result per item, in order: a value, or an Error that only
+ * the same read, or a call to another service) run as one for many. Per key (a tier, say), one
+ * batch runs at a time; the calls made in the same turn of the event loop go together, and those
+ * that arrive while a batch runs wait and go together in the next. A lone call runs as soon as
+ * the turn that made it ends (a microtask later), so nothing waits for a timer at low load, and
+ * under load a batch is as large as the load made it, up to `maxBatch`. `runBatch` answers one result per item, in order: a value, or an Error that only
  * that item's caller receives; if it throws, every item of the batch receives the error.
  *
  * A batch serves many callers, so it runs in the async context the GroupCommit was created in,
@@ -31,7 +32,8 @@ export class GroupCommit<Item, Result> {
         return;
       }
       this.queues.set(key, [{ item, resolve, reject }]);
-      void this.detached(() => this.drain(key));
+      // The calls made after this one in the same turn (a batch call's items, say) join its batch.
+      this.detached(() => queueMicrotask(() => void this.drain(key)));
     });
   }
 

@@ -4,3 +4,4 @@ export * from './server';
 export * from './client';
 export * from './idempotent-call';
 export * from './service-calls';
+export * from './refusals';

@@ -1,7 +1,8 @@
 import type { InternalClaims } from '@ticketing/auth';
 import { catalogV1, RESERVATION_KIND_MESSAGES } from '@ticketing/contracts';
+import { GroupCommit } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
-import { createGrpcClient, serviceCalls, type CallerOptions } from '@ticketing/grpc';
+import { createGrpcClient, fromOutcomeMessage, serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
 import type { HeldSeat, SeatHoldPurpose } from '../domain/seat-hold';
 import type { TierFacts } from '../domain/upgrade';
@@ -67,6 +68,15 @@ const ONLY_ITEM = 'items[0].';
 
 const tierKey = (claims: InternalClaims, tierId: string) => `${claims.tenant?.account_id}/${claims.tenant?.mode}/${tierId}`;
 
+/** Calls made with the same key of the same tenant can share one token, so one batch call. */
+const principalKey = (claims: InternalClaims) => `${claims.tenant?.account_id}/${claims.tenant?.mode}/${claims.key?.id ?? ''}`;
+
+/** A call of a batch: the principal it acts for, and what it asks. */
+interface BatchedCall<Request> {
+  claims: InternalClaims;
+  request: Request;
+}
+
 /** How long the units of an issuance under way stay held in catalog if it never commits. */
 export const ISSUANCE_HOLD_SECONDS = 60;
 
@@ -87,11 +97,34 @@ const BEST_EFFORT_DEADLINE_MS = 2_000;
  * out is refused here for a moment without asking again (`soldOut`, decision 0037).
  */
 export class CatalogInventory {
+  /**
+   * Reservations and commits of one principal made at the same moment go to catalog in one batch
+   * call (decision 0054), and those made while it runs in the next: an on-sale rush costs catalog
+   * a call per batch, not two per sale. Each item is held, committed or refused on its own, as its
+   * own call would be; a batch call that fails leaves each of its items' outcomes unknown. A batch
+   * call carries its first item's request id.
+   */
+  private readonly reservations: GroupCommit<BatchedCall<catalogV1.ReserveInventoryRequest>, catalogV1.Reservation>;
+  private readonly commits: GroupCommit<BatchedCall<string>, catalogV1.Reservation>;
+
   constructor(
     private readonly clients: CatalogClients,
     private readonly options: Omit<CallerOptions, 'idempotency'>,
     private readonly soldOut: SoldOutMemo = new SoldOutMemo(0),
-  ) {}
+  ) {
+    this.reservations = new GroupCommit<BatchedCall<catalogV1.ReserveInventoryRequest>, catalogV1.Reservation>(async (_key, calls) => {
+      const { outcomes } = await this.inventoryCalls(calls).reserveInventoryBatch({ reservations: calls.map((call) => call.request) });
+      return outcomes.map(({ outcome }) => fromOutcomeMessage(outcome));
+    });
+    this.commits = new GroupCommit<BatchedCall<string>, catalogV1.Reservation>(async (_key, calls) => {
+      const { outcomes } = await this.inventoryCalls(calls).commitReservationBatch({ reservation_ids: calls.map((call) => call.request) });
+      return outcomes.map(({ outcome }) => fromOutcomeMessage(outcome));
+    });
+  }
+
+  private inventoryCalls(batch: Array<BatchedCall<unknown>>) {
+    return serviceCalls(this.clients.inventory, batch[0]!.claims, this.options);
+  }
 
   /**
    * The order's total for this customer (empty for a guest) with the best applicable discount,
@@ -122,16 +155,17 @@ export class CatalogInventory {
     // Catalog's recent sold_out for this tier and quantity: ask nothing more.
     const refused = this.soldOut.refusalFor(tierKey(claims, issuance.tier_id), issuance.quantity);
     if (refused) throw refused;
-    const reservation = await serviceCalls(this.clients.inventory, claims, this.options)
-      .reserveInventory({
-        reservation_id: issuance.id,
-        event_id: issuance.event_id,
-        tier_id: issuance.tier_id,
-        quantity: issuance.quantity,
-        kind: RESERVATION_KIND_MESSAGES[issuance.kind],
-        ttl_seconds: ISSUANCE_HOLD_SECONDS,
-        customer_id: issuance.customer_id,
-      })
+    const request = {
+      reservation_id: issuance.id,
+      event_id: issuance.event_id,
+      tier_id: issuance.tier_id,
+      quantity: issuance.quantity,
+      kind: RESERVATION_KIND_MESSAGES[issuance.kind],
+      ttl_seconds: ISSUANCE_HOLD_SECONDS,
+      customer_id: issuance.customer_id,
+    };
+    const reservation = await this.reservations
+      .run(principalKey(claims), { claims, request })
       .catch((error: unknown) => {
         this.soldOut.remember(tierKey(claims, issuance.tier_id), issuance.quantity, error);
         throw error;
@@ -161,7 +195,7 @@ export class CatalogInventory {
 
   /** The issuance's held units become sold; committing again answers the same. */
   async commit(claims: InternalClaims, issuanceId: string): Promise<void> {
-    await serviceCalls(this.clients.inventory, claims, this.options).commitReservation({ reservation_id: issuanceId });
+    await this.commits.run(principalKey(claims), { claims, request: issuanceId });
   }
 
   /**

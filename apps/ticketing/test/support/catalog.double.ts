@@ -2,7 +2,7 @@ import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc
 import { tenantKey, type Tenant } from '@ticketing/auth';
 import { catalogV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
-import { implementService, type AsyncServiceImplementation, type CallContext, type GrpcServerOptions } from '@ticketing/grpc';
+import { eachOutcome, implementService, toOutcomeMessage, type AsyncServiceImplementation, type CallContext, type GrpcServerOptions } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 
 interface DoubleTier {
@@ -35,8 +35,12 @@ export class CatalogDouble {
   private readonly returns = new Set<string>();
   /** Taken off the order of a known customer, as a discount limited per customer would: a guest pays full price. */
   customerDiscount = 0;
-  /** ReserveInventory calls received, refused ones included. */
+  /** Reservations asked for, alone or in a batch, refused ones included. */
   reserveCalls = 0;
+  /** ReserveInventoryBatch calls received. */
+  reserveBatchCalls = 0;
+  /** CommitReservationBatch calls received. */
+  commitBatchCalls = 0;
   /** Each event's seats, by seat id, with the tier each sells under. */
   private readonly seats = new Map<string, Map<string, string>>();
   private readonly codeDiscounts = new Map<string, DoubleCodeDiscount>();
@@ -329,19 +333,29 @@ export class CatalogDouble {
       }
       return { ...reservation, tier: { ...this.tiers.get(reservation.tier_id)!.tier } };
     };
+    const reserve = async (request: catalogV1.ReserveInventoryRequest, context: CallContext): Promise<catalogV1.Reservation> => {
+      this.reserveCalls += 1;
+      const existing = this.reservations.get(request.reservation_id);
+      const waiting_room_enabled = this.roomsEnabled.has(request.event_id);
+      if (existing) return { ...existing.reservation, tier: { ...this.tiers.get(existing.reservation.tier_id)!.tier }, quote: this.quoteOf(existing.reservation, request.customer_id), waiting_room_enabled };
+      const tier = this.tierOf(request.tier_id, request.event_id, context);
+      if (tier.held + tier.sold + request.quantity > tier.capacity) throw new ApiError('sold_out', `Tier '${tier.id}' is sold out.`);
+      tier.held += request.quantity;
+      const reservation = this.recordReservation(context, request, tier, 'held');
+      return { ...reservation, tier: { ...tier }, quote: this.quoteOf(reservation, request.customer_id), waiting_room_enabled };
+    };
+    const outcomes = (results: Array<catalogV1.Reservation | ApiError>) => ({ outcomes: results.map((result) => ({ outcome: toOutcomeMessage('reservation', result) })) });
     return {
-      reserveInventory: async (request, context) => {
-        this.reserveCalls += 1;
-        const existing = this.reservations.get(request.reservation_id);
-        const waiting_room_enabled = this.roomsEnabled.has(request.event_id);
-        if (existing) return { ...existing.reservation, tier: { ...this.tiers.get(existing.reservation.tier_id)!.tier }, quote: this.quoteOf(existing.reservation, request.customer_id), waiting_room_enabled };
-        const tier = this.tierOf(request.tier_id, request.event_id, context);
-        if (tier.held + tier.sold + request.quantity > tier.capacity) throw new ApiError('sold_out', `Tier '${tier.id}' is sold out.`);
-        tier.held += request.quantity;
-        const reservation = this.recordReservation(context, request, tier, 'held');
-        return { ...reservation, tier: { ...tier }, quote: this.quoteOf(reservation, request.customer_id), waiting_room_enabled };
+      reserveInventory: reserve,
+      reserveInventoryBatch: async (request, context) => {
+        this.reserveBatchCalls += 1;
+        return outcomes(await eachOutcome(request.reservations, (reservation) => reserve(reservation, context)));
       },
       commitReservation: async (request, context) => settle(request.reservation_id, context, 'committed'),
+      commitReservationBatch: async (request, context) => {
+        this.commitBatchCalls += 1;
+        return outcomes(await eachOutcome(request.reservation_ids, async (id) => settle(id, context, 'committed')));
+      },
       releaseReservation: async (request, context) => settle(request.reservation_id, context, 'released'),
       withdrawReservation: async (request, context) => {
         const stored = this.reservations.get(request.reservation_id);

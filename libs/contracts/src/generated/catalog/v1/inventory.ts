@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Refusal } from "../../common/v1/common";
 import { Quote } from "./discounts";
 import { Tier } from "./tiers";
 
@@ -52,6 +53,26 @@ export interface ReserveInventoryRequest {
    * redemptions; empty for a guest (such discounts then do not apply), as in QuoteOrder.
    */
   customer_id: string;
+}
+
+export interface ReserveInventoryBatchRequest {
+  /** At most 500. */
+  reservations: ReserveInventoryRequest[];
+}
+
+export interface CommitReservationBatchRequest {
+  /** At most 500. */
+  reservation_ids: string[];
+}
+
+/** One outcome per reservation of a batch call, in the request's order. */
+export interface ReservationOutcomes {
+  outcomes: ReservationOutcome[];
+}
+
+/** What the reservation's own call would have answered: the reservation, or its refusal. */
+export interface ReservationOutcome {
+  outcome: { $case: "reservation"; value: Reservation } | { $case: "refusal"; value: Refusal } | undefined;
 }
 
 export interface CommitReservationRequest {
@@ -224,6 +245,203 @@ export const ReserveInventoryRequest: MessageFns<ReserveInventoryRequest> = {
             }
 
             message.customer_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseReserveInventoryBatchRequest(): ReserveInventoryBatchRequest {
+  return { reservations: [] };
+}
+
+export const ReserveInventoryBatchRequest: MessageFns<ReserveInventoryBatchRequest> = {
+  encode(message: ReserveInventoryBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.reservations) {
+      ReserveInventoryRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReserveInventoryBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReserveInventoryBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reservations.push(ReserveInventoryRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCommitReservationBatchRequest(): CommitReservationBatchRequest {
+  return { reservation_ids: [] };
+}
+
+export const CommitReservationBatchRequest: MessageFns<CommitReservationBatchRequest> = {
+  encode(message: CommitReservationBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.reservation_ids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommitReservationBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommitReservationBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reservation_ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseReservationOutcomes(): ReservationOutcomes {
+  return { outcomes: [] };
+}
+
+export const ReservationOutcomes: MessageFns<ReservationOutcomes> = {
+  encode(message: ReservationOutcomes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.outcomes) {
+      ReservationOutcome.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReservationOutcomes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReservationOutcomes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcomes.push(ReservationOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseReservationOutcome(): ReservationOutcome {
+  return { outcome: undefined };
+}
+
+export const ReservationOutcome: MessageFns<ReservationOutcome> = {
+  encode(message: ReservationOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.outcome?.$case) {
+      case "reservation":
+        Reservation.encode(message.outcome.value, writer.uint32(10).fork()).join();
+        break;
+      case "refusal":
+        Refusal.encode(message.outcome.value, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReservationOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReservationOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcome = { $case: "reservation", value: Reservation.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = { $case: "refusal", value: Refusal.decode(reader, reader.uint32()) };
             continue;
           }
         }
@@ -906,6 +1124,34 @@ export const InventoryServiceService = {
     responseSerialize: (value: InventoryReturn): Buffer => Buffer.from(InventoryReturn.encode(value).finish()),
     responseDeserialize: (value: Buffer): InventoryReturn => InventoryReturn.decode(value),
   },
+  /**
+   * ReserveInventory for several reservations of the caller's tenant at once (decision 0054):
+   * each is held or refused as if reserved alone, and the answer gives each one's outcome, in
+   * the request's order. A caller sends together the reservations it has to make at the same
+   * moment, so an on-sale rush costs one call per batch, not one per sale. Only a failure of the
+   * whole call (catalog unavailable, say) leaves the outcomes unknown.
+   */
+  reserveInventoryBatch: {
+    path: "/catalog.v1.InventoryService/ReserveInventoryBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReserveInventoryBatchRequest): Buffer =>
+      Buffer.from(ReserveInventoryBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReserveInventoryBatchRequest => ReserveInventoryBatchRequest.decode(value),
+    responseSerialize: (value: ReservationOutcomes): Buffer => Buffer.from(ReservationOutcomes.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReservationOutcomes => ReservationOutcomes.decode(value),
+  },
+  /** CommitReservation for several reservations at once, each on its own, as ReserveInventoryBatch. */
+  commitReservationBatch: {
+    path: "/catalog.v1.InventoryService/CommitReservationBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CommitReservationBatchRequest): Buffer =>
+      Buffer.from(CommitReservationBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CommitReservationBatchRequest => CommitReservationBatchRequest.decode(value),
+    responseSerialize: (value: ReservationOutcomes): Buffer => Buffer.from(ReservationOutcomes.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReservationOutcomes => ReservationOutcomes.decode(value),
+  },
 } as const;
 
 export interface InventoryServiceServer extends UntypedServiceImplementation {
@@ -943,6 +1189,16 @@ export interface InventoryServiceServer extends UntypedServiceImplementation {
    * than `quantity` are still sold.
    */
   returnInventory: handleUnaryCall<ReturnInventoryRequest, InventoryReturn>;
+  /**
+   * ReserveInventory for several reservations of the caller's tenant at once (decision 0054):
+   * each is held or refused as if reserved alone, and the answer gives each one's outcome, in
+   * the request's order. A caller sends together the reservations it has to make at the same
+   * moment, so an on-sale rush costs one call per batch, not one per sale. Only a failure of the
+   * whole call (catalog unavailable, say) leaves the outcomes unknown.
+   */
+  reserveInventoryBatch: handleUnaryCall<ReserveInventoryBatchRequest, ReservationOutcomes>;
+  /** CommitReservation for several reservations at once, each on its own, as ReserveInventoryBatch. */
+  commitReservationBatch: handleUnaryCall<CommitReservationBatchRequest, ReservationOutcomes>;
 }
 
 export interface InventoryServiceClient extends Client {
@@ -1049,6 +1305,44 @@ export interface InventoryServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: InventoryReturn) => void,
+  ): ClientUnaryCall;
+  /**
+   * ReserveInventory for several reservations of the caller's tenant at once (decision 0054):
+   * each is held or refused as if reserved alone, and the answer gives each one's outcome, in
+   * the request's order. A caller sends together the reservations it has to make at the same
+   * moment, so an on-sale rush costs one call per batch, not one per sale. Only a failure of the
+   * whole call (catalog unavailable, say) leaves the outcomes unknown.
+   */
+  reserveInventoryBatch(
+    request: ReserveInventoryBatchRequest,
+    callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
+  ): ClientUnaryCall;
+  reserveInventoryBatch(
+    request: ReserveInventoryBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
+  ): ClientUnaryCall;
+  reserveInventoryBatch(
+    request: ReserveInventoryBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
+  ): ClientUnaryCall;
+  /** CommitReservation for several reservations at once, each on its own, as ReserveInventoryBatch. */
+  commitReservationBatch(
+    request: CommitReservationBatchRequest,
+    callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
+  ): ClientUnaryCall;
+  commitReservationBatch(
+    request: CommitReservationBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
+  ): ClientUnaryCall;
+  commitReservationBatch(
+    request: CommitReservationBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
   ): ClientUnaryCall;
 }
 

@@ -14,6 +14,17 @@ export interface PageRequest {
   starting_after: string;
 }
 
+/**
+ * Why one item of a batch call was refused: what the call would have failed with, had the item
+ * been sent alone (an ApiError's code, message and parameter).
+ */
+export interface Refusal {
+  code: string;
+  message: string;
+  /** Empty when the refusal names no parameter. */
+  param: string;
+}
+
 function createBasePageRequest(): PageRequest {
   return { limit: 0, starting_after: "" };
 }
@@ -56,6 +67,74 @@ export const PageRequest: MessageFns<PageRequest> = {
             }
 
             message.starting_after = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRefusal(): Refusal {
+  return { code: "", message: "", param: "" };
+}
+
+export const Refusal: MessageFns<Refusal> = {
+  encode(message: Refusal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    if (message.param !== "") {
+      writer.uint32(26).string(message.param);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Refusal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefusal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.param = reader.string();
             continue;
           }
         }

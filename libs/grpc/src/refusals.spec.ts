@@ -1,0 +1,44 @@
+import { ApiError } from '@ticketing/errors';
+import { eachOutcome, fromOutcomeMessage, fromRefusalMessage, toOutcomeMessage, toRefusalMessage } from './refusals';
+
+describe('batch outcomes', () => {
+  it('carries a refusal with its code, message and parameter, and brings it back as the same ApiError', () => {
+    const refusal = toRefusalMessage(new ApiError('parameter_invalid', 'quantity must be at least 1', { param: 'quantity' }));
+    expect(refusal).toEqual({ code: 'parameter_invalid', message: 'quantity must be at least 1', param: 'quantity' });
+    expect(fromRefusalMessage(refusal)).toMatchObject({ code: 'parameter_invalid', message: 'quantity must be at least 1', param: 'quantity', status: 400 });
+    expect(fromRefusalMessage(toRefusalMessage(new ApiError('sold_out', 'Tier is sold out.')))).toMatchObject({ code: 'sold_out', param: undefined, status: 409 });
+  });
+
+  it('treats a code this build does not know, or an item left without an outcome, as an internal error', () => {
+    expect(fromRefusalMessage({ code: 'brand_new_code', message: 'x', param: '' })).toMatchObject({ code: 'internal_error' });
+    expect(fromOutcomeMessage(undefined)).toMatchObject({ code: 'internal_error' });
+  });
+
+  it('answers each item’s value or refusal under the oneof, and reads them back', () => {
+    const value = toOutcomeMessage('reservation', { id: 'iss_1' });
+    const refused = toOutcomeMessage('reservation', new ApiError('sold_out', 'Tier is sold out.'));
+    expect([value, refused]).toEqual([
+      { $case: 'reservation', value: { id: 'iss_1' } },
+      { $case: 'refusal', value: { code: 'sold_out', message: 'Tier is sold out.', param: '' } },
+    ]);
+    expect(fromOutcomeMessage(value)).toEqual({ id: 'iss_1' });
+    expect(fromOutcomeMessage(refused)).toBeInstanceOf(ApiError);
+  });
+
+  it('runs every item, keeping refusals per item, and fails the whole batch on anything else', async () => {
+    const run = async (item: number) => {
+      if (item === 2) throw new ApiError('sold_out', 'Tier is sold out.');
+      return item * 10;
+    };
+    const outcomes = await eachOutcome([1, 2, 3], run);
+    expect(outcomes[0]).toBe(10);
+    expect(outcomes[1]).toMatchObject({ code: 'sold_out' });
+    expect(outcomes[2]).toBe(30);
+    await expect(
+      eachOutcome([1, 2], async (item) => {
+        if (item === 2) throw new Error('connection lost');
+        return item;
+      }),
+    ).rejects.toThrow('connection lost');
+  });
+});
