@@ -3,14 +3,14 @@
 // with this stack. Prints its port once listening.
 import express from 'express';
 import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
-import { unaryEcho } from './grpc-echo-definition.mjs';
+import { rawUnary } from '../support/raw-unary-definition.mjs';
 
-const EchoClient = makeGenericClientConstructor(unaryEcho, 'Echo');
+const EchoClient = makeGenericClientConstructor(rawUnary, 'Echo');
 const client = new EchoClient(`127.0.0.1:${process.argv[2]}`, credentials.createInsecure());
 const request = Buffer.from('{}');
 const app = express();
 app.get('/', (_request, response) => {
-  client.get(request, (error, reply) => {
+  client.call(request, (error, reply) => {
     if (error) response.status(502).json({ error: error.message });
     else response.type('application/json').send(reply);
   });

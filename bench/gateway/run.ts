@@ -17,13 +17,13 @@
  * `--cpu-prof` writes a V8 CPU profile of every service to .data/bench/profiles (open them in
  * Chrome DevTools or speedscope). Service logs go to .data/bench/logs.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { RunningService } from '../../tools/system/launch';
 import { as, createAccount } from '../../e2e/support/api';
 import { runBenchmark, startBenchSystem, type BenchSystem } from '../support/bench-system';
+import { startBaselineServer, type BaselineServer } from '../support/baseline-server';
 import { cpuSpent, residentMegabytes, snapshotCpu, type ProcessGroup } from '../support/process-usage';
 
 interface Figures {
@@ -56,26 +56,15 @@ async function measure(target: string, url: string, headers: Record<string, stri
   return { target, requests, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpuPerRequest };
 }
 
-interface Baseline {
-  child: ChildProcess;
-  port: number;
-}
-
-/** Starts one of the baseline servers in this folder; each prints its port once listening. */
-function startBaseline(script: string, ...args: string[]): Promise<Baseline> {
-  const child = spawn(process.execPath, [path.join(__dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.stdout!.once('data', (chunk: Buffer) => resolve({ child, port: Number(chunk.toString().trim()) }));
-  });
-}
+/** Starts one of the baseline servers in this folder. */
+const startBaseline = (script: string, ...args: string[]) => startBaselineServer(path.join(__dirname, script), ...args);
 
 /** The baselines: bare Node, and the floor of the fixed stack (Express alone, Express plus one gRPC call). */
 interface Baselines {
-  bare: Baseline;
-  express: Baseline;
-  grpcEcho: Baseline;
-  expressGrpc: Baseline;
+  bare: BaselineServer;
+  express: BaselineServer;
+  grpcEcho: BaselineServer;
+  expressGrpc: BaselineServer;
 }
 
 async function startBaselines(): Promise<Baselines> {
@@ -159,7 +148,7 @@ async function main(): Promise<void> {
     const groups = processGroups(system, baselines);
 
     console.log(`autocannon: ${options.connections} connections, ${options.duration} s per target after ${options.warmup} s unmeasured`);
-    const baseline = (server: Baseline) => `http://127.0.0.1:${server.port}/`;
+    const baseline = (server: BaselineServer) => `http://127.0.0.1:${server.port}/`;
     const bareFigures = await measure('bare node http', baseline(baselines.bare), {}, groups, options);
     const expressOnly = await measure('express 5, no work', baseline(baselines.express), {}, groups, options);
     const expressGrpc = await measure('express + 1 gRPC call', baseline(baselines.expressGrpc), {}, groups, options);

@@ -7,9 +7,12 @@
  * the capacity was sold. In the same run, pgbench measures PostgreSQL's own rate for the
  * single-row conditional update every sale rests on (`UPDATE … SET held = held + 1 WHERE held +
  * sold + 1 <= capacity`, one row, the same concurrency up to 50 clients), the baseline the
- * issuance rate is compared with. Last, one JSON line:
+ * issuance rate is compared with. Beside it, the sale floor: the same request through Express 5
+ * and two gRPC hops, batched below the first as the sale's are, to that update, with none of a
+ * sale's own work (floor/*.mjs): about the most this stack could sell on this machine. Last, one
+ * JSON line:
  *
- *   {"issued":…,"capacity":…,"issued_per_s":…,"pgbench_tps":…,"ratio":…,"p99_ms":…}
+ *   {"issued":…,"capacity":…,"issued_per_s":…,"pgbench_tps":…,"ratio":…,"p99_ms":…,"floor_per_s":…,"floor_ratio":…}
  *
  *   npm run bench:onsale [-- --capacity 2000 --requests 2400 --connections 50 --cpu-prof --idempotency-keys]
  *
@@ -29,10 +32,12 @@ import { DEFAULT_POSTGRES_URL } from '@ticketing/config';
 import { databaseUrl, ensureDatabase } from '@ticketing/db';
 import { as, createAccount } from '../../e2e/support/api';
 import { benchDir, runBenchmark, startBenchSystem } from '../support/bench-system';
+import { startBaselineServer, type BaselineServer } from '../support/baseline-server';
 import { cpuSpent, snapshotCpu } from '../support/process-usage';
 
 const PRICE = 2500;
 const PGBENCH_SECONDS = 10;
+const FLOOR_SECONDS = 5;
 /** PostgreSQL's connection limit (100) leaves room for the services' pools beside this many. */
 const PGBENCH_MAX_CLIENTS = 50;
 
@@ -43,8 +48,8 @@ interface Options {
   connections: number;
 }
 
-/** pgbench's transactions per second for the hot-row conditional update, on a table of its own. */
-async function pgbenchTps(connections: number): Promise<number> {
+/** A database of the bench's own, with one tier row of unbounded capacity for pgbench and the sale floor. */
+async function hotRowDatabase(): Promise<string> {
   const adminUrl = process.env.POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
   await ensureDatabase(adminUrl, 'ticketing_bench');
   const url = databaseUrl(adminUrl, 'ticketing_bench');
@@ -57,6 +62,11 @@ async function pgbenchTps(connections: number): Promise<number> {
   } finally {
     await client.end();
   }
+  return url;
+}
+
+/** pgbench's transactions per second for the hot-row conditional update. */
+function pgbenchTps(url: string, connections: number): number {
   const script = path.join(benchDir, 'onsale-pgbench.sql');
   mkdirSync(benchDir, { recursive: true });
   writeFileSync(script, 'UPDATE bench_tiers SET held = held + 1 WHERE id = 1 AND held + sold + 1 <= capacity;\n');
@@ -65,6 +75,39 @@ async function pgbenchTps(connections: number): Promise<number> {
   if (!tps) throw new Error(`pgbench printed no tps:\n${output}`);
   return Number(tps);
 }
+
+/**
+ * The sale floor: the least a sale shaped as ours can cost with this stack, measured on this
+ * machine in this run. The issuance request goes through Express 5 and one gRPC call, as through
+ * the gateway to ticketing; the middle hop sends the calls that arrive together on as one, as
+ * ticketing batches its holds, and the last runs the conditional update once per batch; nothing
+ * else (floor/*.mjs). Answers its requests per second at `connections`.
+ */
+async function saleFloorPerSecond(url: string, body: string, connections: number): Promise<number> {
+  const floor = (script: string, ...args: string[]) => startBaselineServer(path.join(__dirname, 'floor', script), ...args);
+  const servers: BaselineServer[] = [];
+  try {
+    servers.push(await floor('catalog.mjs', url));
+    servers.push(await floor('ticketing.mjs', String(servers[0]!.port)));
+    servers.push(await floor('gateway.mjs', String(servers[1]!.port)));
+    const result = await autocannon({
+      url: `http://127.0.0.1:${servers[2]!.port}/v1/events/evt_floor/tickets`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      connections,
+      duration: FLOOR_SECONDS,
+    });
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`the sale floor answered ${result.non2xx} non-2xx and ${result.errors} errors`);
+    return result.requests.average;
+  } finally {
+    for (const server of servers) server.child.kill('SIGTERM');
+  }
+}
+
+/** An issuance request's body: one ticket for buyer number `buyer`, paid elsewhere. */
+const saleBody = (tierId: string, buyer: number) =>
+  JSON.stringify({ tier_id: tierId, quantity: 1, customer: { email: `fan${buyer}@example.com` }, payment: { type: 'external', reference: 'bench', amount: PRICE } });
 
 /** How long to wait, after the load, for issuances answered past the gateway's deadline to finish. */
 const SETTLE_TIMEOUT_MS = 60_000;
@@ -121,7 +164,7 @@ async function main(): Promise<void> {
     let buyer = 0;
     const nextRequest = (request: autocannon.Request): autocannon.Request => {
       buyer += 1;
-      const body = JSON.stringify({ tier_id: tier.body.id, quantity: 1, customer: { email: `fan${buyer}@example.com` }, payment: { type: 'external', reference: 'bench', amount: PRICE } });
+      const body = saleBody(tier.body.id, buyer);
       return { ...request, body, headers: keyed ? { ...request.headers, 'idempotency-key': `bench-${event.body.id}-${buyer}` } : request.headers };
     };
     const before = snapshotCpu(system.processGroups);
@@ -152,7 +195,9 @@ async function main(): Promise<void> {
     // The rate counts the sales answered 200 within the run; one a 5xx left unanswered sold too, later.
     const answered = result['2xx'];
     const pgbenchClients = Math.min(options.connections, PGBENCH_MAX_CLIENTS);
-    const tps = await pgbenchTps(pgbenchClients);
+    const hotRow = await hotRowDatabase();
+    const floorPerSecond = await saleFloorPerSecond(hotRow, saleBody(tier.body.id, 0), options.connections);
+    const tps = pgbenchTps(hotRow, pgbenchClients);
     const issuedPerSecond = answered / seconds;
 
     console.log(`\nissued ${answered} of ${options.capacity} in ${seconds.toFixed(1)} s: ${issuedPerSecond.toFixed(0)} tickets/s`);
@@ -161,6 +206,7 @@ async function main(): Promise<void> {
     console.log(`latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
     console.log(`tier after: capacity ${counters.capacity}, held ${counters.held}, sold ${counters.sold}`);
     console.log(`pgbench, the same conditional update on one row, ${pgbenchClients} clients: ${tps.toFixed(0)} tps; ratio ${(issuedPerSecond / tps).toFixed(3)}`);
+    console.log(`sale floor (Express → gRPC → batched gRPC → that update, no other work), ${options.connections} connections: ${floorPerSecond.toFixed(0)} requests/s; ratio ${(floorPerSecond / tps).toFixed(3)}`);
     console.log('\nCPU ms per issued ticket, by process');
     for (const [name, ms] of spent) console.log(`${name.padEnd(28)}${(issued > 0 ? ms / issued : 0).toFixed(3).padStart(10)}`);
     if (issued !== options.capacity || counters.sold !== options.capacity || counters.held !== 0) {
@@ -175,6 +221,8 @@ async function main(): Promise<void> {
         pgbench_tps: round(tps, 0),
         ratio: round(issuedPerSecond / tps, 3),
         p99_ms: result.latency.p99,
+        floor_per_s: round(floorPerSecond, 0),
+        floor_ratio: round(floorPerSecond / tps, 3),
       }),
     );
   } finally {

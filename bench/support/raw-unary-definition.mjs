@@ -1,9 +1,10 @@
-// The floor baselines' one gRPC method: raw bytes both ways, so no serialization cost is added.
+// The floor baselines' one gRPC method (grpc-js, no protobuf, no interceptors): raw bytes both
+// ways, so no serialization cost is added.
 const bytes = (buffer) => buffer;
 
-export const unaryEcho = {
-  get: {
-    path: '/bench.Echo/Get',
+export const rawUnary = {
+  call: {
+    path: '/bench.Raw/Call',
     requestStream: false,
     responseStream: false,
     requestSerialize: bytes,
