@@ -2,7 +2,7 @@ import path from 'node:path';
 import { setup } from '../../tools/setup';
 import { assertPortsFree, launchAll, stopServices, waitForSystem, type RunningService } from '../../tools/system/launch';
 import { repoRoot, servicePorts } from '../../tools/system/services';
-import { pidsNamed, type ProcessGroup } from './process-usage';
+import { pidsNamed, pidsRunning, type ProcessGroup } from './process-usage';
 
 /** Its own copy of the system; 2000 would put the gateway on 10080, a port fetch refuses. */
 const PORT_OFFSET = 3000;
@@ -13,7 +13,7 @@ export interface BenchSystem {
   running: RunningService[];
   /** The gateway's base URL. */
   gateway: string;
-  /** Every service, PostgreSQL and Redis, for per-process CPU figures. */
+  /** Every service, PostgreSQL, Redis and the Kafka broker, for per-process CPU figures. */
   processGroups: ProcessGroup[];
   stop(): Promise<void>;
 }
@@ -43,6 +43,7 @@ export async function startBenchSystem({ cpuProfile }: { cpuProfile: boolean }):
       ...running.map((service) => ({ name: service.name, pids: () => [service.process.pid!] })),
       { name: 'postgres (all backends)', pids: () => pidsNamed('postgres') },
       { name: 'redis', pids: () => pidsNamed('redis-server') },
+      { name: 'kafka broker', pids: () => pidsRunning('kafka\\.Kafka') },
     ],
     stop: async () => {
       await stopServices(running);

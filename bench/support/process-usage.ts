@@ -36,8 +36,17 @@ export function residentMegabytes(pid: number): number {
 
 /** Pids of every running process whose command name is exactly `name` (e.g. postgres). */
 export function pidsNamed(name: string): number[] {
+  return pgrep(['-x', name]);
+}
+
+/** The processes whose full command line matches `pattern` (pgrep -f). */
+export function pidsRunning(pattern: string): number[] {
+  return pgrep(['-f', pattern]);
+}
+
+function pgrep(args: string[]): number[] {
   try {
-    return execFileSync('pgrep', ['-x', name], { encoding: 'utf8' })
+    return execFileSync('pgrep', args, { encoding: 'utf8' })
       .split('\n')
       .filter(Boolean)
       .map(Number);
