@@ -17,6 +17,7 @@ import { createTestDatabase, waitForLockWaiters, type TestDatabase } from '@tick
 import { CatalogInventory, catalogClientsAt, type CatalogClients, type EventFacts } from '../src/catalog/catalog-inventory';
 import { SoldOutMemo } from '../src/catalog/sold-out-memo';
 import { createTicketingPrisma, type PrismaClient } from '../src/db';
+import { Prisma } from '../src/generated/prisma/client';
 import { driveUpgrade, KEY_CLAIM_LEASE_SECONDS, ticketingGrpcServices, type TicketingDependencies } from '../src/grpc/services';
 import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
 import { IssueTicketsUseCase } from '../src/usecases/issue-tickets/issue-tickets.usecase';
@@ -849,6 +850,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       },
       buyer,
       newCustomerId,
+      keySeal: null,
     });
     const repository = new IssuanceRepository(prisma);
     const [used] = await repository.createPendingTogether(owner, [item({ customer_id: known.id }, { admission_entry_id: 'qe_used' })]);
@@ -872,6 +874,48 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     // The single statement then refuses what the shared one left.
     await expect(repository.createPending(owner, batch[4]!.issuance, batch[4]!.buyer, undefined, null)).rejects.toMatchObject({ code: 'resource_missing' });
     await expect(repository.createPending(owner, batch[5]!.issuance, batch[5]!.buyer, undefined, null)).rejects.toMatchObject({ code: 'admission_token_used' });
+
+    // Under keys: an item whose claim is still its call's is recorded and seals it; one whose claim was lost is left, unwritten.
+    const claimed = { operation: 'issueTickets', keyHash: newId('key'), fingerprint: 'f-claimed', sealed: Buffer.from('result') };
+    const lost = { operation: 'issueTickets', keyHash: newId('key'), fingerprint: 'f-lost', sealed: Buffer.from('result') };
+    await prisma.idempotencyKey.createMany({
+      data: [
+        { account_id: owner.accountId, mode: owner.mode, operation: claimed.operation, key_hash: claimed.keyHash, fingerprint: claimed.fingerprint },
+        { account_id: owner.accountId, mode: owner.mode, operation: lost.operation, key_hash: lost.keyHash, fingerprint: 'a retry took it over' },
+      ],
+    });
+    const sealOf = (key: typeof claimed) => ({ claim: Prisma.empty, seal: Prisma.empty, key, confirm: jest.fn() });
+    const [claimedSeal, lostSeal] = [sealOf(claimed), sealOf(lost)];
+    const keyedBatch = [{ ...item({ customer_id: known.id }), keySeal: claimedSeal }, { ...item({ customer_id: known.id }), keySeal: lostSeal }];
+    const keyedRecorded = await repository.createPendingTogether(owner, keyedBatch);
+    expect(keyedRecorded.map((issuance) => issuance?.id ?? null)).toEqual([keyedBatch[0]!.issuance.id, null]);
+    expect(claimedSeal.confirm).toHaveBeenCalledWith(true);
+    expect(lostSeal.confirm).not.toHaveBeenCalled();
+    const keyRows = await prisma.idempotencyKey.findMany({ where: { key_hash: { in: [claimed.keyHash, lost.keyHash] } }, select: { key_hash: true, result: true } });
+    expect(keyRows.map((row) => [row.key_hash, row.result && Buffer.from(row.result).toString()]).sort()).toEqual([[claimed.keyHash, 'result'], [lost.keyHash, null]].sort());
+    expect(await prisma.issuance.count({ where: { id: keyedBatch[1]!.issuance.id } })).toBe(0);
+  });
+
+  it('records keyed issuances made at the same moment in one statement too, each sealing its own key: a retry of each replays it (decision 0055)', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims, { capacity: 20 });
+    const keyed = (index: number): CallerOptions => ({ ...options, idempotency: { key: `together-${index}`, fingerprint: `f${index}`, onReplayed: () => undefined } });
+    const together = jest.spyOn(IssuanceRepository.prototype, 'createPendingTogether');
+    const alone = jest.spyOn(IssuanceRepository.prototype, 'createPending');
+    let first: ticketingV1.IssuedTickets[];
+    try {
+      first = await Promise.all(Array.from({ length: 10 }, (_, index) => issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: `o${index}`, amount: 2500 } }), keyed(index))));
+      expect(alone).not.toHaveBeenCalled();
+      expect(together.mock.calls.length).toBeLessThan(10);
+    } finally {
+      together.mockRestore();
+      alone.mockRestore();
+    }
+    const retries = await Promise.all(Array.from({ length: 10 }, (_, index) => issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: `o${index}`, amount: 2500 } }), keyed(index))));
+    expect(retries).toEqual(first);
+    expect(new Set(first.map((issued) => issued.tickets[0]!.id)).size).toBe(10);
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 10 });
+    expect(await prisma.idempotencyKey.count({ where: { account_id: claims.tenant!.account_id, result: null } })).toBe(0);
   });
 
   it('prices a buyer named by email as the customer they are, or will be, when a discount limited per customer could apply', async () => {

@@ -1,6 +1,7 @@
 import { sqltag, type Sql } from '@prisma/client/runtime/client';
 import { ApiError } from '@ticketing/errors';
 import { keyInUse, keyReused, replay, scopeOf, seal, type IdempotentWrite, type RawSqlClient, type RecordScope, type TransactionOptions, type TransactionRunner } from './idempotency-records';
+import { KeyClaimBatches } from './key-claim-batches';
 
 function tooLateToClaim(): ApiError {
   return new ApiError('service_unavailable', 'The call reached its deadline before it could start, and did nothing; retry with the same Idempotency-Key.');
@@ -55,6 +56,13 @@ function sealedTransaction<R>(client: TransactionRunner, write: IdempotentWrite,
 export interface StatementSeal {
   readonly claim: Sql;
   readonly seal: Sql;
+  /**
+   * The same claim and seal as values, for a statement that writes several calls' rows at once:
+   * it locks each key's `idempotency_keys` row (the call's tenant, `operation`, `keyHash`,
+   * `fingerprint`, `result IS NULL`) before writing that call's row, and sets `result` to
+   * `sealed` if it wrote it.
+   */
+  readonly key: { operation: string; keyHash: string; fingerprint: string; sealed: Buffer };
   confirm(wrote: boolean): void;
 }
 
@@ -91,12 +99,17 @@ export interface OutsideWork {
  * never writes twice. Calls without a key run as they are.
  */
 export class EarlyKeyClaims {
+  /** First claims, lapses and releases of a tenant's keys made at the same moment go in one statement each (decision 0055). */
+  private readonly batches: KeyClaimBatches;
+
   constructor(
     private readonly client: RawSqlClient,
     private readonly currentWrite: () => IdempotentWrite | undefined,
     private readonly leaseSeconds: number,
     private readonly warn: (details: object, message: string) => void,
-  ) {}
+  ) {
+    this.batches = new KeyClaimBatches(client, leaseSeconds);
+  }
 
   /**
    * For a write made in one statement, inside `run`: what makes that statement the key's write,
@@ -109,9 +122,11 @@ export class EarlyKeyClaims {
     const scope = claimedEarly.get(write);
     if (!scope) throw new Error(`${write.operation}: a statement seal needs the key claimed first (EarlyKeyClaims.run)`);
     const stillClaimed = unsealedClaim(write, scope);
+    const sealed = seal(write.key, scope, result);
     return {
       claim: sqltag`SELECT 1 FROM idempotency_keys WHERE ${stillClaimed} FOR UPDATE`,
-      seal: sqltag`UPDATE idempotency_keys SET result = ${seal(write.key, scope, result)} WHERE ${stillClaimed}`,
+      seal: sqltag`UPDATE idempotency_keys SET result = ${sealed} WHERE ${stillClaimed}`,
+      key: { operation: scope.operation, keyHash: scope.keyHash, fingerprint: write.fingerprint, sealed },
       confirm: (wrote) => {
         if (!wrote) throw keyInUse();
         sealedEarly.add(write);
@@ -155,13 +170,11 @@ export class EarlyKeyClaims {
     // A record can vanish between the two statements (its claim released), or a lapsed claim's
     // work be undone: claim again then.
     for (let attempt = 0; attempt < 4; attempt += 1) {
-      const claimed = await this.client.$executeRaw`INSERT INTO idempotency_keys (account_id, mode, operation, key_hash, fingerprint, acts_on)
-        SELECT ${scope.accountId}, ${scope.mode}, ${scope.operation}, ${scope.keyHash}, ${write.fingerprint}, ${outside?.id ?? null}
-        WHERE ${deadline}::timestamptz IS NULL OR clock_timestamp() < ${deadline}::timestamptz
-        ON CONFLICT (account_id, mode, operation, key_hash) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, created_at = now(), acts_on = EXCLUDED.acts_on
-          WHERE idempotency_keys.result IS NULL AND idempotency_keys.created_at < now() - make_interval(secs => ${this.leaseSeconds})
-            AND (idempotency_keys.acts_on IS NULL OR idempotency_keys.acts_on = ${undone})`;
-      if (claimed === 1) return undefined;
+      const claimed =
+        undone === null
+          ? await this.batches.claim({ scope, fingerprint: write.fingerprint, actsOn: outside?.id ?? null, deadline })
+          : await this.claimAlone(write, scope, outside, undone, deadline);
+      if (claimed) return undefined;
       if (deadline !== null && deadline.getTime() <= Date.now()) throw tooLateToClaim();
       const record = await this.client.$queryRaw<Array<{ fingerprint: string; result: Uint8Array | null; acts_on: string | null; lapsed: boolean }>>`SELECT fingerprint, result, acts_on,
           created_at < now() - make_interval(secs => ${this.leaseSeconds}) AS lapsed
@@ -179,6 +192,17 @@ export class EarlyKeyClaims {
     throw keyInUse();
   }
 
+  /** Claims the key as `claim` does, or takes over the lapsed claim whose outside work (`undone`) this call has just undone. */
+  private async claimAlone(write: IdempotentWrite, scope: RecordScope, outside: OutsideWork | undefined, undone: string, deadline: Date | null): Promise<boolean> {
+    const claimed = await this.client.$executeRaw`INSERT INTO idempotency_keys (account_id, mode, operation, key_hash, fingerprint, acts_on)
+      SELECT ${scope.accountId}, ${scope.mode}, ${scope.operation}, ${scope.keyHash}, ${write.fingerprint}, ${outside?.id ?? null}
+      WHERE ${deadline}::timestamptz IS NULL OR clock_timestamp() < ${deadline}::timestamptz
+      ON CONFLICT (account_id, mode, operation, key_hash) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, created_at = now(), acts_on = EXCLUDED.acts_on
+        WHERE idempotency_keys.result IS NULL AND idempotency_keys.created_at < now() - make_interval(secs => ${this.leaseSeconds})
+          AND (idempotency_keys.acts_on IS NULL OR idempotency_keys.acts_on = ${undone})`;
+    return claimed === 1;
+  }
+
   /**
    * Best effort: ages the claim past its lease, keeping the outside work it records, so the next
    * call under the key undoes that work and takes the claim over at once. A call whose outside
@@ -187,15 +211,14 @@ export class EarlyKeyClaims {
    * Only this call's own claim: one that outlived its lease may have been taken over meanwhile.
    */
   private async lapse(write: IdempotentWrite, scope: RecordScope, outside: OutsideWork): Promise<void> {
-    await this.client.$executeRaw`UPDATE idempotency_keys SET created_at = now() - make_interval(secs => ${this.leaseSeconds + 1})
-      WHERE ${unsealedClaim(write, scope)} AND acts_on = ${outside.id}`.catch((error: unknown) =>
+    await this.batches.lapse({ scope, fingerprint: write.fingerprint, actsOn: outside.id }).catch((error: unknown) =>
       this.warn({ err: error, operation: scope.operation }, `idempotency key not given up; retries are told it is in use until its claim lapses in ${this.leaseSeconds} s`),
     );
   }
 
   /** Best effort: a claim not released now lapses after the lease, and retries meanwhile are told the key is in use. */
   private async release(write: IdempotentWrite, scope: RecordScope): Promise<void> {
-    await this.client.$executeRaw`DELETE FROM idempotency_keys WHERE ${unsealedClaim(write, scope)}`.catch((error: unknown) =>
+    await this.batches.release({ scope, fingerprint: write.fingerprint }).catch((error: unknown) =>
       this.warn({ err: error, operation: scope.operation }, `idempotency key not released; retries are told it is in use until its claim lapses in ${this.leaseSeconds} s`),
     );
   }

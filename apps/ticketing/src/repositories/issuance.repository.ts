@@ -76,13 +76,18 @@ export class IssuanceRepository {
   }
 
   /**
-   * Records several key-less, unseated issuances of the tenant as pending in one statement, each
-   * with its buyer as `createPending` finds or creates it (one new customer per new email). An
-   * item gets null when that needs more than one statement: its buyer is not found now (an
-   * unknown id, or an email whose customer a racing statement is creating), or its row conflicts
-   * (an admission already used); `createPending` then records it, or refuses it, alone.
+   * Records several unseated issuances of the tenant as pending in one statement, each with its
+   * buyer as `createPending` finds or creates it (one new customer per new email), and each under
+   * an Idempotency-Key sealing its key as `createPending` does (decision 0055): its row is written
+   * only while its key's claim is still its call's, locked for the statement. An item gets null
+   * when that needs more than one statement: its buyer is not found now (an unknown id, or an
+   * email whose customer a racing statement is creating), its row conflicts (an admission already
+   * used), or its claim was lost; `createPending` then records it, or refuses it, alone.
    */
-  async createPendingTogether(tenant: Tenant, items: ReadonlyArray<{ issuance: NewIssuance; buyer: CustomerChoice; newCustomerId?: string }>): Promise<Array<TicketingIssuance | null>> {
+  async createPendingTogether(
+    tenant: Tenant,
+    items: ReadonlyArray<{ issuance: NewIssuance; buyer: CustomerChoice; newCustomerId?: string; keySeal: StatementSeal | null }>,
+  ): Promise<Array<TicketingIssuance | null>> {
     const column = <T>(pick: (item: (typeof items)[number]) => T) => items.map(pick);
     const details = (item: (typeof items)[number]) => ('details' in item.buyer ? item.buyer.details : null);
     const rows = await this.db.$queryRaw<IssuanceRow[]>`
@@ -93,9 +98,18 @@ export class IssuanceRepository {
           ${column((item) => item.issuance.payment?.reference ?? null)}::text[], ${column((item) => item.issuance.amount)}::bigint[], ${column((item) => item.issuance.currency)}::text[],
           ${column((item) => item.issuance.comp_reason)}::text[], ${column((item) => item.issuance.admission_entry_id)}::text[], ${column((item) => item.issuance.discount_id)}::text[],
           ${column((item) => JSON.stringify(item.issuance.metadata))}::jsonb[], ${column((item) => ('customer_id' in item.buyer ? item.buyer.customer_id : null))}::text[],
-          ${column((item) => details(item)?.email ?? null)}::text[], ${column((item) => details(item)?.name ?? null)}::text[], ${column((item) => item.newCustomerId ?? newId('cus'))}::text[])
+          ${column((item) => details(item)?.email ?? null)}::text[], ${column((item) => details(item)?.name ?? null)}::text[], ${column((item) => item.newCustomerId ?? newId('cus'))}::text[],
+          ${column((item) => item.keySeal?.key.operation ?? null)}::text[], ${column((item) => item.keySeal?.key.keyHash ?? null)}::text[],
+          ${column((item) => item.keySeal?.key.fingerprint ?? null)}::text[], ${column((item) => item.keySeal?.key.sealed ?? null)}::bytea[])
           WITH ORDINALITY AS b (id, event_id, tier_id, kind, quantity, payment_type, payment_reference, amount, currency, comp_reason, admission_entry_id, discount_id, metadata,
-                                customer_id, email, name, new_customer_id, ordinal)),
+                                customer_id, email, name, new_customer_id, key_operation, key_hash, key_fingerprint, key_sealed, ordinal)),
+      key_claims AS (
+        -- The keyed items' claims, still their calls' and unsealed, locked for this statement in key order (EarlyKeyClaims.statementSeal, KeyClaimBatches).
+        SELECT b.id AS issuance_id FROM batch b JOIN idempotency_keys k
+            ON k.account_id = ${tenant.accountId} AND k.mode = ${tenant.mode} AND k.operation = b.key_operation AND k.key_hash = b.key_hash
+           AND k.fingerprint = b.key_fingerprint AND k.result IS NULL
+         ORDER BY k.operation, k.key_hash
+           FOR UPDATE OF k),
       new_customers AS (
         INSERT INTO customers (id, account_id, mode, email, name)
         SELECT DISTINCT ON (email) new_customer_id, ${tenant.accountId}, ${tenant.mode}, email, name FROM batch WHERE customer_id IS NULL ORDER BY email, ordinal
@@ -109,18 +123,29 @@ export class IssuanceRepository {
           LEFT JOIN LATERAL (
             SELECT by_id.id FROM (${customerById(Prisma.sql`b.customer_id`)}) by_id WHERE by_id.account_id = ${tenant.accountId} AND by_id.mode = ${tenant.mode}
             UNION ALL
-            SELECT c.id FROM customers c WHERE b.customer_id IS NULL AND c.account_id = ${tenant.accountId} AND c.mode = ${tenant.mode} AND c.email = b.email) known ON true)
-      INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
-                             comp_reason, seat_hold_id, admission_entry_id, discount_id, metadata, status)
-      SELECT b.id, ${tenant.accountId}, ${tenant.mode}, b.event_id, b.tier_id, buyers.customer_id, b.kind, b.quantity, b.payment_type, b.payment_reference, b.amount, b.currency,
-             b.comp_reason, NULL, b.admission_entry_id, b.discount_id, b.metadata, 'pending'
-        FROM batch b JOIN buyers ON buyers.issuance_id = b.id
-       WHERE buyers.customer_id IS NOT NULL
-      ON CONFLICT DO NOTHING
-      RETURNING id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency, comp_reason, seat_hold_id,
-                admission_entry_id, discount_id, metadata, status, refusal, created_at`;
+            SELECT c.id FROM customers c WHERE b.customer_id IS NULL AND c.account_id = ${tenant.accountId} AND c.mode = ${tenant.mode} AND c.email = b.email) known ON true),
+      inserted AS (
+        INSERT INTO issuances (id, account_id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency,
+                               comp_reason, seat_hold_id, admission_entry_id, discount_id, metadata, status)
+        SELECT b.id, ${tenant.accountId}, ${tenant.mode}, b.event_id, b.tier_id, buyers.customer_id, b.kind, b.quantity, b.payment_type, b.payment_reference, b.amount, b.currency,
+               b.comp_reason, NULL, b.admission_entry_id, b.discount_id, b.metadata, 'pending'
+          FROM batch b JOIN buyers ON buyers.issuance_id = b.id
+         WHERE buyers.customer_id IS NOT NULL AND (b.key_hash IS NULL OR b.id IN (SELECT issuance_id FROM key_claims))
+        ON CONFLICT DO NOTHING
+        RETURNING id, mode, event_id, tier_id, customer_id, kind, quantity, payment_type, payment_reference, amount, currency, comp_reason, seat_hold_id,
+                  admission_entry_id, discount_id, metadata, status, refusal, created_at),
+      keys_sealed AS (
+        UPDATE idempotency_keys k SET result = b.key_sealed
+          FROM batch b JOIN inserted ON inserted.id = b.id
+         WHERE b.key_hash IS NOT NULL AND k.account_id = ${tenant.accountId} AND k.mode = ${tenant.mode} AND k.operation = b.key_operation
+           AND k.key_hash = b.key_hash AND k.fingerprint = b.key_fingerprint AND k.result IS NULL)
+      SELECT * FROM inserted`;
     const recorded = new Map(rows.map((row) => [row.id, toIssuance(row)]));
-    return items.map((item) => recorded.get(item.issuance.id) ?? null);
+    return items.map((item) => {
+      const issuance = recorded.get(item.issuance.id) ?? null;
+      if (issuance) item.keySeal?.confirm(true);
+      return issuance;
+    });
   }
 
   /** The pending issuance, or null when its buyer was not found (see `buyerCte`) or the key's claim was lost. */

@@ -84,7 +84,7 @@ export class IssueTicketsUseCase {
    * arrive while the tenant's statement runs go together in the next one (group commit, as their
    * last statement does in DriveIssuanceUseCase).
    */
-  private readonly recordedTogether = new GroupCommit<{ tenant: Tenant; issuance: NewIssuance; buyer: CustomerChoice; newCustomerId?: string }, TicketingIssuance | null>(
+  private readonly recordedTogether = new GroupCommit<{ tenant: Tenant; issuance: NewIssuance; buyer: CustomerChoice; newCustomerId?: string; keySeal: StatementSeal | null }, TicketingIssuance | null>(
     (_tenantKey, items) => new IssuanceRepository(this.prisma).createPendingTogether(items[0]!.tenant, items),
   );
 
@@ -254,8 +254,8 @@ export class IssueTicketsUseCase {
       metadata: request.kind === 'sale' ? request.metadata : {},
     };
     if (request.admission_entry_id) await this.assertAdmissionHoldsNoOtherSeats(db, tenant, request.admission_entry_id, request.seat_hold_id);
-    const alone = request.seat_hold_id !== null || request.admission_entry_id !== null || keySeal !== null;
-    const together = alone ? null : await this.recordedTogether.run(tenantKey(tenant), { tenant, issuance, buyer: request.customer, newCustomerId });
+    const alone = request.seat_hold_id !== null || request.admission_entry_id !== null;
+    const together = alone ? null : await this.recordedTogether.run(tenantKey(tenant), { tenant, issuance, buyer: request.customer, newCustomerId, keySeal });
     // Recorded alone, or after the shared statement could not (see createPendingTogether).
     const recorded = together ?? (await new IssuanceRepository(db).createPending(tenant, issuance, request.customer, newCustomerId, keySeal));
     if (request.seat_hold_id) {
