@@ -80,9 +80,9 @@ export class IssueTicketsUseCase {
   ) {}
 
   /**
-   * Recordings of one tenant's issuances that neither seal a key nor bind a seat hold: those that
-   * arrive while the tenant's statement runs go together in the next one (group commit, as their
-   * last statement does in DriveIssuanceUseCase).
+   * Recordings of one tenant's issuances that neither bind a seat hold nor spend an admission,
+   * keyed or not (decision 0055): those that arrive while the tenant's statement runs go together
+   * in the next one (group commit, as their last statement does in DriveIssuanceUseCase).
    */
   private readonly recordedTogether = new GroupCommit<{ tenant: Tenant; issuance: NewIssuance; buyer: CustomerChoice; newCustomerId?: string; keySeal: StatementSeal | null }, TicketingIssuance | null>(
     (_tenantKey, items) => new IssuanceRepository(this.prisma).createPendingTogether(items[0]!.tenant, items),
@@ -233,8 +233,8 @@ export class IssueTicketsUseCase {
   /**
    * One statement records the issuance with its customer (created if new). In the same
    * transaction, a sale with an admission first checks it holds no other seats, and a seat hold is
-   * bound to it after; a key is sealed by the statement itself. Any other recording goes with
-   * those of the tenant that arrive while one runs (`recordedTogether`).
+   * bound to it after; a key is sealed by the statement itself. Any other recording, keyed or not,
+   * goes with those of the tenant that arrive while one runs (`recordedTogether`).
    */
   private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, { quote, newCustomerId }: PreparedOrder, keySeal: StatementSeal | null): Promise<TicketingIssuance> {
     if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
