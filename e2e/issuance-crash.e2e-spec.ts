@@ -7,17 +7,23 @@ import { readPids } from './support/system';
 
 /**
  * The re-driver, quick enough for a test: pending issuances still for a second are driven on
- * every half second. All ten issuances of the rush run at once (ISSUANCE_CONCURRENCY would
- * otherwise queue two of them behind the rest), so all ten are sold when the kill lands.
+ * every half second. Every issuance of a test runs at once (ISSUANCE_CONCURRENCY could otherwise
+ * queue one of the rush behind the first issuance, into a later batch), so the whole rush is
+ * sold when the kill lands.
  */
-const QUICK_REDRIVE = { REDRIVE_INTERVAL_MS: '500', REDRIVE_AFTER_MS: '1000', ISSUANCE_CONCURRENCY: '10' };
+const QUICK_REDRIVE = { REDRIVE_INTERVAL_MS: '500', REDRIVE_AFTER_MS: '1000', ISSUANCE_CONCURRENCY: '20' };
 /**
  * Catalog holds each reply this long after its commit. An issuance's calls are hold (priced)
- * and commit, so at 2 s each its units are committed in catalog at about 2.1 s while the reply
- * comes at about 4.1 s: a kill at 3.1 s lands between the two.
+ * and commit, and ticketing sends an account's holds, and its commits, one batch call at a time
+ * (decision 0054). So a first issuance, sent alone, holds the way for a rush sent just after it:
+ * the rush's holds go in the next batch at about 2 s (answered at 4 s), and its commits in one
+ * batch at about 4 s, committed in catalog at once and answered at about 6 s. A kill at 5.1 s
+ * lands after the whole rush was sold and before any of its tickets were made; the first
+ * issuance has its ticket by then.
  */
 const SLOW_CATALOG = { REPLY_DELAY_MS: '2000' };
-const KILL_AFTER_MS = 3100;
+const RUSH_AFTER_MS = 300;
+const KILL_AFTER_MS = 5100;
 const PRICE = 2500;
 
 /**
@@ -49,32 +55,36 @@ describe('issuance: sold equals tickets after a process dies mid-issuance', () =
     const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: 50 });
     await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
 
-    const rush = Array.from({ length: 10 }, (_, index) =>
+    const sale = (index: number) =>
       call('POST', `/v1/events/${event.body.id}/tickets`, {
         key,
         body: { tier_id: tier.body.id, quantity: 1, customer: { email: `fan${index}@example.com` }, payment: { type: 'external', reference: `r${index}`, amount: PRICE } },
       }).then(
         (response) => response.status,
         () => 0,
-      ),
-    );
-    await new Promise((resolve) => setTimeout(resolve, KILL_AFTER_MS));
-    expect(await tierCounters(tier.body.id)).toMatchObject({ sold: 10, held: 0 });
-    expect(await ticketCount(tier.body.id)).toBe(0);
+      );
+    const started = Date.now();
+    const first = sale(0);
+    await new Promise((resolve) => setTimeout(resolve, RUSH_AFTER_MS));
+    const rush = Array.from({ length: 10 }, (_, index) => sale(index + 1));
+    await new Promise((resolve) => setTimeout(resolve, KILL_AFTER_MS - (Date.now() - started)));
+    expect(await tierCounters(tier.body.id)).toMatchObject({ sold: 11, held: 0 });
+    expect(await ticketCount(tier.body.id)).toBe(1);
     await kill(readPids()[victim]!);
     // Back without the delay; ticketing with the quick re-driver.
     await restart(victim, victim === 'ticketing' ? QUICK_REDRIVE : {});
-    // The clients saw no success: their replies died with the process.
+    expect(await first).toBe(200);
+    // The rush's clients saw no success: their replies died with the process.
     expect((await Promise.all(rush)).filter((status) => status === 200)).toEqual([]);
 
     await waitFor('the re-driver to issue every pending issuance', async () => {
       const statuses = await issuances(tier.body.id);
       return statuses.length === 1 && statuses[0]!.status === 'issued' ? statuses : undefined;
     });
-    expect(await issuances(tier.body.id)).toEqual([{ status: 'issued', count: 10 }]);
-    expect(await ticketCount(tier.body.id)).toBe(10);
-    expect(await tierCounters(tier.body.id)).toMatchObject({ sold: 10, held: 0 });
-    expect((await api.get(`/v1/tickets?event_id=${event.body.id}`)).body.data).toHaveLength(10);
+    expect(await issuances(tier.body.id)).toEqual([{ status: 'issued', count: 11 }]);
+    expect(await ticketCount(tier.body.id)).toBe(11);
+    expect(await tierCounters(tier.body.id)).toMatchObject({ sold: 11, held: 0 });
+    expect((await api.get(`/v1/tickets?event_id=${event.body.id}`)).body.data).toHaveLength(11);
   }, 120_000);
   it('after catalog and ticketing are killed again and again in the middle of a rush, each sold unit has its ticket', async () => {
     // Replies slowed a little, so that kills land between an issuance's steps rather than around them.
