@@ -6,8 +6,9 @@ import { AsyncResource } from 'node:async_hooks';
  * batch runs at a time; the calls made in the same turn of the event loop go together, and those
  * that arrive while a batch runs wait and go together in the next. A lone call runs as soon as
  * the turn that made it ends (a microtask later), so nothing waits for a timer at low load, and
- * under load a batch is as large as the load made it, up to `maxBatch`. `runBatch` answers one result per item, in order: a value, or an Error that only
- * that item's caller receives; if it throws, every item of the batch receives the error.
+ * under load a batch is as large as the load made it, up to `maxBatch`. `runBatch` answers one
+ * result per item, in order: a value, or an Error that only that item's caller receives; if it
+ * throws, every item of the batch receives the error.
  *
  * A batch serves many callers, so it runs in the async context the GroupCommit was created in,
  * never in one caller's: nothing a caller's context carries (its request id, its Idempotency-Key's

@@ -1,5 +1,5 @@
 import { ApiError } from '@ticketing/errors';
-import { eachOutcome, fromOutcomeMessage, fromRefusalMessage, toOutcomeMessage, toRefusalMessage } from './refusals';
+import { answerEach, eachOutcome, fromOutcomeMessage, fromRefusalMessage, outcomesOf, toOutcomeMessage, toRefusalMessage } from './refusals';
 
 describe('batch outcomes', () => {
   it('carries a refusal with its code, message and parameter, and brings it back as the same ApiError', () => {
@@ -40,5 +40,21 @@ describe('batch outcomes', () => {
         return item;
       }),
     ).rejects.toThrow('connection lost');
+  });
+
+  it('answers a batch call item by item, in order, and reads the answer back as values and refusals', async () => {
+    const answer = await answerEach('reservation', ['iss_1', 'iss_2'], async (id) => {
+      if (id === 'iss_2') throw new ApiError('reservation_released', 'Released.');
+      return { id };
+    });
+    expect(answer).toEqual({
+      outcomes: [
+        { outcome: { $case: 'reservation', value: { id: 'iss_1' } } },
+        { outcome: { $case: 'refusal', value: { code: 'reservation_released', message: 'Released.', param: '' } } },
+      ],
+    });
+    const [held, released] = outcomesOf(answer);
+    expect(held).toEqual({ id: 'iss_1' });
+    expect(released).toMatchObject({ code: 'reservation_released', status: 409 });
   });
 });

@@ -52,3 +52,18 @@ export function eachOutcome<Item, Value>(items: readonly Item[], run: (item: Ite
     ),
   );
 }
+
+/** A batch call's answer: one outcome per item, in the request's order (catalog.v1.ReservationOutcomes, say). */
+export interface OutcomesMessage<Case extends string, Value> {
+  outcomes: Array<{ outcome: OutcomeMessage<Case, Value> | undefined }>;
+}
+
+/** A batch call's handler: each item run as its own call would be, together, and answered as its value under `valueCase` or its refusal. */
+export async function answerEach<Case extends string, Item, Value>(valueCase: Case, items: readonly Item[], run: (item: Item) => Promise<Value>): Promise<OutcomesMessage<Case, Value>> {
+  return { outcomes: (await eachOutcome(items, run)).map((outcome) => ({ outcome: toOutcomeMessage(valueCase, outcome) })) };
+}
+
+/** A batch call's answer as each item's value, or the ApiError that refused it. */
+export function outcomesOf<Value>(answer: OutcomesMessage<string, Value>): Array<Value | ApiError> {
+  return answer.outcomes.map(({ outcome }) => fromOutcomeMessage(outcome));
+}

@@ -1,7 +1,7 @@
 import type { Tenant } from '@ticketing/auth';
 import type { catalogV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
-import { eachOutcome, toOutcomeMessage, type AsyncServiceImplementation } from '@ticketing/grpc';
+import { answerEach, type AsyncServiceImplementation } from '@ticketing/grpc';
 import type { PrismaClient } from '../db';
 import { ReserveInventoryUseCase } from '../usecases/reserve-inventory/reserve-inventory.usecase';
 import { ReturnInventoryUseCase } from '../usecases/return-inventory/return-inventory.usecase';
@@ -15,11 +15,6 @@ export const MAX_RESERVATION_BATCH = 500;
 
 function assertBatchSize(size: number, param: string): void {
   if (size > MAX_RESERVATION_BATCH) throw new ApiError('parameter_invalid', `A batch carries at most ${MAX_RESERVATION_BATCH} reservations; this one carried ${size}.`, { param });
-}
-
-/** A batch call's answer: each reservation, or the refusal its own call would have met. */
-function toOutcomesMessage(outcomes: Array<catalogV1.Reservation | ApiError>): catalogV1.ReservationOutcomes {
-  return { outcomes: outcomes.map((outcome) => ({ outcome: toOutcomeMessage('reservation', outcome) })) };
 }
 
 /**
@@ -41,12 +36,12 @@ export function inventoryGrpcHandlers(prisma: PrismaClient): AsyncServiceImpleme
     reserveInventory: (request, context) => reserveOne(context.tenant, request),
     reserveInventoryBatch: async (request, context) => {
       assertBatchSize(request.reservations.length, 'reservations');
-      return toOutcomesMessage(await eachOutcome(request.reservations, (reservation) => reserveOne(context.tenant, reservation)));
+      return answerEach('reservation', request.reservations, (reservation) => reserveOne(context.tenant, reservation));
     },
     commitReservation: (request, context) => commitOne(context.tenant, request.reservation_id),
     commitReservationBatch: async (request, context) => {
       assertBatchSize(request.reservation_ids.length, 'reservation_ids');
-      return toOutcomesMessage(await eachOutcome(request.reservation_ids, (id) => commitOne(context.tenant, id)));
+      return answerEach('reservation', request.reservation_ids, (id) => commitOne(context.tenant, id));
     },
     releaseReservation: async (request, context) => toReservationMessage(await settle.execute(context.tenant, request.reservation_id, 'released')),
     withdrawReservation: async (request, context) => ({ units_returned: await withdraw.execute(context.tenant, { ...request, kind: fromReservationKindMessage(request.kind) }) }),

@@ -2,7 +2,7 @@ import type { InternalClaims } from '@ticketing/auth';
 import { catalogV1, RESERVATION_KIND_MESSAGES } from '@ticketing/contracts';
 import { GroupCommit } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
-import { createGrpcClient, fromOutcomeMessage, serviceCalls, type CallerOptions } from '@ticketing/grpc';
+import { createGrpcClient, outcomesOf, serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
 import type { HeldSeat, SeatHoldPurpose } from '../domain/seat-hold';
 import type { TierFacts } from '../domain/upgrade';
@@ -104,23 +104,18 @@ export class CatalogInventory {
    * own call would be; a batch call that fails leaves each of its items' outcomes unknown. A batch
    * call carries its first item's request id.
    */
-  private readonly reservations: GroupCommit<BatchedCall<catalogV1.ReserveInventoryRequest>, catalogV1.Reservation>;
-  private readonly commits: GroupCommit<BatchedCall<string>, catalogV1.Reservation>;
+  private readonly reservations = new GroupCommit<BatchedCall<catalogV1.ReserveInventoryRequest>, catalogV1.Reservation>(async (_key, calls) =>
+    outcomesOf(await this.inventoryCalls(calls).reserveInventoryBatch({ reservations: calls.map((call) => call.request) })),
+  );
+  private readonly commits = new GroupCommit<BatchedCall<string>, catalogV1.Reservation>(async (_key, calls) =>
+    outcomesOf(await this.inventoryCalls(calls).commitReservationBatch({ reservation_ids: calls.map((call) => call.request) })),
+  );
 
   constructor(
     private readonly clients: CatalogClients,
     private readonly options: Omit<CallerOptions, 'idempotency'>,
     private readonly soldOut: SoldOutMemo = new SoldOutMemo(0),
-  ) {
-    this.reservations = new GroupCommit<BatchedCall<catalogV1.ReserveInventoryRequest>, catalogV1.Reservation>(async (_key, calls) => {
-      const { outcomes } = await this.inventoryCalls(calls).reserveInventoryBatch({ reservations: calls.map((call) => call.request) });
-      return outcomes.map(({ outcome }) => fromOutcomeMessage(outcome));
-    });
-    this.commits = new GroupCommit<BatchedCall<string>, catalogV1.Reservation>(async (_key, calls) => {
-      const { outcomes } = await this.inventoryCalls(calls).commitReservationBatch({ reservation_ids: calls.map((call) => call.request) });
-      return outcomes.map(({ outcome }) => fromOutcomeMessage(outcome));
-    });
-  }
+  ) {}
 
   private inventoryCalls(batch: Array<BatchedCall<unknown>>) {
     return serviceCalls(this.clients.inventory, batch[0]!.claims, this.options);

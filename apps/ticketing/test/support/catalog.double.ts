@@ -2,7 +2,7 @@ import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc
 import { tenantKey, type Tenant } from '@ticketing/auth';
 import { catalogV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
-import { eachOutcome, implementService, toOutcomeMessage, type AsyncServiceImplementation, type CallContext, type GrpcServerOptions } from '@ticketing/grpc';
+import { answerEach, implementService, type AsyncServiceImplementation, type CallContext, type GrpcServerOptions } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 
 interface DoubleTier {
@@ -344,17 +344,16 @@ export class CatalogDouble {
       const reservation = this.recordReservation(context, request, tier, 'held');
       return { ...reservation, tier: { ...tier }, quote: this.quoteOf(reservation, request.customer_id), waiting_room_enabled };
     };
-    const outcomes = (results: Array<catalogV1.Reservation | ApiError>) => ({ outcomes: results.map((result) => ({ outcome: toOutcomeMessage('reservation', result) })) });
     return {
       reserveInventory: reserve,
       reserveInventoryBatch: async (request, context) => {
         this.reserveBatchCalls += 1;
-        return outcomes(await eachOutcome(request.reservations, (reservation) => reserve(reservation, context)));
+        return answerEach('reservation', request.reservations, (reservation) => reserve(reservation, context));
       },
       commitReservation: async (request, context) => settle(request.reservation_id, context, 'committed'),
       commitReservationBatch: async (request, context) => {
         this.commitBatchCalls += 1;
-        return outcomes(await eachOutcome(request.reservation_ids, async (id) => settle(id, context, 'committed')));
+        return answerEach('reservation', request.reservation_ids, async (id) => settle(id, context, 'committed'));
       },
       releaseReservation: async (request, context) => settle(request.reservation_id, context, 'released'),
       withdrawReservation: async (request, context) => {
