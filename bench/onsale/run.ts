@@ -2,7 +2,9 @@
  * On-sale benchmark: autocannon sends issuance requests (POST /v1/events/{id}/tickets, one ticket
  * each, every one another buyer) at a fixed concurrency for a tier of `capacity`, by default
  * 20 % more requests than the capacity, through the whole system (gateway → ticketing → catalog
- * → PostgreSQL). It prints tickets issued per second, p50 and p99 latency, how the requests
+ * → PostgreSQL). A warm-up on-sale of `warmup` sales for an event of its own goes first,
+ * unmeasured, so the measured one meets processes whose code is compiled, as a running
+ * deployment's is (bench:gateway warms up likewise). It prints tickets issued per second, p50 and p99 latency, how the requests
  * ended, and the CPU milliseconds per issued ticket of every process; then checks that exactly
  * the capacity was sold. In the same run, pgbench measures PostgreSQL's own rate for the
  * single-row conditional update every sale rests on (`UPDATE … SET held = held + 1 WHERE held +
@@ -14,7 +16,7 @@
  *
  *   {"issued":…,"capacity":…,"issued_per_s":…,"pgbench_tps":…,"ratio":…,"p99_ms":…,"floor_per_s":…,"floor_ratio":…}
  *
- *   npm run bench:onsale [-- --capacity 2000 --requests 2400 --connections 50 --cpu-prof --idempotency-keys]
+ *   npm run bench:onsale [-- --capacity 2000 --requests 2400 --connections 50 --warmup 1000 --cpu-prof --idempotency-keys]
  *
  * With `--idempotency-keys` every request carries its own Idempotency-Key, as a client that
  * retries safely sends it: each sale is then also the recorded write of its key.
@@ -33,7 +35,7 @@ import { databaseUrl, ensureDatabase } from '@ticketing/db';
 import { as, createAccount } from '../../e2e/support/api';
 import { benchDir, runBenchmark, startBenchSystem } from '../support/bench-system';
 import { startBaselineServer, type BaselineServer } from '../support/baseline-server';
-import { cpuSpent, snapshotCpu } from '../support/process-usage';
+import { cpuSpent, snapshotCpu, type ProcessGroup } from '../support/process-usage';
 
 const PRICE = 2500;
 const PGBENCH_SECONDS = 10;
@@ -46,6 +48,8 @@ interface Options {
   /** Issuance requests in all; more than the capacity, so the tier sells out. */
   requests: number;
   connections: number;
+  /** Sales made first, for an event of their own and unmeasured, so the measured run meets warm processes. */
+  warmup: number;
 }
 
 /** A database of the bench's own, with one tier row of unbounded capacity for pgbench and the sale floor. */
@@ -109,6 +113,58 @@ async function saleFloorPerSecond(url: string, body: string, connections: number
 const saleBody = (tierId: string, buyer: number) =>
   JSON.stringify({ tier_id: tierId, quantity: 1, customer: { email: `fan${buyer}@example.com` }, payment: { type: 'external', reference: 'bench', amount: PRICE } });
 
+/**
+ * Sells out tiers through the gateway: each call creates a published event with one tier of
+ * `capacity` and sends `requests` issuance requests at it, every one another buyer, as in a real
+ * on-sale (each sale creates its customer). Answers when the last request was answered, with the
+ * run's time to that answer and the CPU each process spent meanwhile.
+ */
+class OnSales {
+  private buyer = 0;
+
+  constructor(
+    private readonly api: ReturnType<typeof as>,
+    private readonly key: string,
+    private readonly gateway: string,
+    private readonly keyed: boolean,
+    private readonly connections: number,
+    private readonly processGroups: ProcessGroup[],
+  ) {}
+
+  async sellOut(capacity: number, requests: number) {
+    const event = (await this.api.post('/v1/events', { name: 'Bench on-sale', starts_at: '2099-01-01T20:00:00Z', currency: 'EUR' })).body;
+    const tier = (await this.api.post(`/v1/events/${event.id}/tiers`, { name: 'GA', price: PRICE, capacity })).body;
+    await this.api.patch(`/v1/events/${event.id}`, { status: 'published' });
+    const nextRequest = (request: autocannon.Request): autocannon.Request => {
+      this.buyer += 1;
+      const body = saleBody(tier.id, this.buyer);
+      return { ...request, body, headers: this.keyed ? { ...request.headers, 'idempotency-key': `bench-${event.id}-${this.buyer}` } : request.headers };
+    };
+    const before = snapshotCpu(this.processGroups);
+    const started = performance.now();
+    // autocannon finishes on its next one-second tick after the last answer; the run ends at that answer.
+    let lastAnswer = started;
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+      const run = autocannon(
+        {
+          url: `${this.gateway}/v1/events/${event.id}/tickets`,
+          method: 'POST',
+          headers: { authorization: `Bearer ${this.key}`, 'content-type': 'application/json' },
+          requests: [{ setupRequest: nextRequest }],
+          connections: this.connections,
+          amount: requests,
+        },
+        (error: unknown, finished) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(finished)),
+      );
+      run.on('response', () => {
+        lastAnswer = performance.now();
+      });
+    });
+    const seconds = (lastAnswer - started) / 1000;
+    return { event, tier, result, seconds, spent: cpuSpent(before, snapshotCpu(this.processGroups)) };
+  }
+}
+
 /** How long to wait, after the load, for issuances answered past the gateway's deadline to finish. */
 const SETTLE_TIMEOUT_MS = 60_000;
 
@@ -143,61 +199,35 @@ async function main(): Promise<void> {
       capacity: { type: 'string', default: '2000' },
       requests: { type: 'string' },
       connections: { type: 'string', default: '50' },
+      warmup: { type: 'string', default: '1000' },
       'cpu-prof': { type: 'boolean', default: false },
       'idempotency-keys': { type: 'boolean', default: false },
     },
   });
   const capacity = Number(values.capacity);
-  const options: Options = { capacity, requests: values.requests ? Number(values.requests) : Math.ceil(capacity * 1.2), connections: Number(values.connections) };
+  const options: Options = { capacity, requests: values.requests ? Number(values.requests) : Math.ceil(capacity * 1.2), connections: Number(values.connections), warmup: Number(values.warmup) };
   const system = await startBenchSystem({ cpuProfile: values['cpu-prof'] });
   try {
     const { secret_key: key } = await createAccount('bench');
     const api = as(key, system.gateway);
-    const event = await api.post('/v1/events', { name: 'Bench on-sale', starts_at: '2099-01-01T20:00:00Z', currency: 'EUR' });
-    const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: PRICE, capacity: options.capacity });
-    await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
-
-    const { requests } = options;
     const keyed = values['idempotency-keys'];
-    console.log(`autocannon: ${requests} issuance requests of 1 ticket${keyed ? ', each under its own Idempotency-Key' : ''}, ${options.connections} connections, tier capacity ${options.capacity}`);
-    // Every request is another buyer, as in a real on-sale: each sale creates its customer.
-    let buyer = 0;
-    const nextRequest = (request: autocannon.Request): autocannon.Request => {
-      buyer += 1;
-      const body = saleBody(tier.body.id, buyer);
-      return { ...request, body, headers: keyed ? { ...request.headers, 'idempotency-key': `bench-${event.body.id}-${buyer}` } : request.headers };
-    };
     const processGroups = [...system.processGroups, { name: 'autocannon (this process)', pids: () => [process.pid] }];
-    const before = snapshotCpu(processGroups);
-    const started = performance.now();
-    // autocannon finishes on its next one-second tick after the last answer; the run ends at that answer.
-    let lastAnswer = started;
-    const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const run = autocannon(
-        {
-          url: `${system.gateway}/v1/events/${event.body.id}/tickets`,
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          requests: [{ setupRequest: nextRequest }],
-          connections: options.connections,
-          amount: requests,
-        },
-        (error: unknown, finished) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(finished)),
-      );
-      run.on('response', () => {
-        lastAnswer = performance.now();
-      });
-    });
-    const seconds = (lastAnswer - started) / 1000;
-    const spent = cpuSpent(before, snapshotCpu(processGroups));
+    const sales = new OnSales(api, key, system.gateway, keyed, options.connections, processGroups);
+    if (options.warmup > 0) {
+      console.log(`warm-up: ${options.warmup} issuance requests for an event of its own, unmeasured`);
+      await sales.sellOut(options.warmup, options.warmup);
+    }
+    const { requests } = options;
+    console.log(`autocannon: ${requests} issuance requests of 1 ticket${keyed ? ', each under its own Idempotency-Key' : ''}, ${options.connections} connections, tier capacity ${options.capacity}`);
+    const { event, tier, result, seconds, spent } = await sales.sellOut(options.capacity, requests);
 
-    const counters = await settledTier(api, event.body.id);
-    const issued = await ticketsListed(api, event.body.id);
+    const counters = await settledTier(api, event.id);
+    const issued = await ticketsListed(api, event.id);
     // The rate counts the sales answered 200 within the run; one a 5xx left unanswered sold too, later.
     const answered = result['2xx'];
     const pgbenchClients = Math.min(options.connections, PGBENCH_MAX_CLIENTS);
     const hotRow = await hotRowDatabase();
-    const floorPerSecond = await saleFloorPerSecond(hotRow, saleBody(tier.body.id, 0), options.connections);
+    const floorPerSecond = await saleFloorPerSecond(hotRow, saleBody(tier.id, 0), options.connections);
     const tps = pgbenchTps(hotRow, pgbenchClients);
     const issuedPerSecond = answered / seconds;
 
