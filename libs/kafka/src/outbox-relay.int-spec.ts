@@ -246,6 +246,32 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
       expect(sends.length).toBeLessThanOrEqual(2);
     });
 
+    it('spaces its rounds under a stream of commits, so each round carries what the interval brought', async () => {
+      const sends: number[] = [];
+      const counting: OutboxProducer = {
+        connect: () => producer.connect(),
+        sendBatch: (batch) => {
+          sends.push(batch.topicMessages!.reduce((count, { messages }) => count + messages.length, 0));
+          return producer.sendBatch(batch);
+        },
+      };
+      const relay = new OutboxRelay({ databaseUrl: url, producer: counting, logger, pollIntervalMs: 600_000, lingerMs: 0, roundIntervalMs: 3_000 });
+      relay.start();
+      try {
+        await waitFor('the relay to listen', async () => ((await listeners()).length === 1 ? true : undefined));
+        const first = await enqueue(`agg_${randomUUID()}`, 0);
+        await published(first.id);
+        // Ten commits one after another, each waking the relay, all within one round interval of the first send.
+        const messages = [];
+        for (let n = 1; n <= 10; n += 1) messages.push(await enqueue(`agg_${randomUUID()}`, n));
+        for (const message of messages) await published(message.id);
+      } finally {
+        await relay.stop();
+      }
+      // The idle relay's first commit went alone, at once; the stream's commits waited for the interval and left together.
+      expect(sends).toEqual([1, 10]);
+    });
+
     it('listens again after losing its connection', async () => {
       const relay = sleepyRelay();
       relay.start();
