@@ -53,12 +53,25 @@ function forwardLines(stream: NodeJS.ReadableStream, emit: (line: string) => voi
 /**
  * V8 flags every service runs with. Liftoff only: Prisma's query compiler is WebAssembly, and
  * optimising all of it doubles a service's idle memory (~65 MB) for no gain, since Prisma caches
- * each query's plan after compiling it once. No `--enable-source-maps` (decision 0040): grpc-js
- * formats two stacks for every refused call, and mapping them costs a refused sale 10 % of the
- * gateway's CPU; a stack in a log maps back with the bundle's `main.js.map`, or run a process
- * with `NODE_OPTIONS=--enable-source-maps` while debugging.
+ * each query's plan after compiling it once. Lazy new-space shrinking: the young generation that
+ * start-up or a rush grew is given back while the process idles (decision 0057). No
+ * `--enable-source-maps` (decision 0040): grpc-js formats two stacks for every refused call, and
+ * mapping them costs a refused sale 10 % of the gateway's CPU; a stack in a log maps back with
+ * the bundle's `main.js.map`, or run a process with `NODE_OPTIONS=--enable-source-maps` while
+ * debugging.
  */
-export const SERVICE_NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=4'];
+export const SERVICE_NODE_FLAGS = ['--liftoff-only', '--lazy-new-space-shrinking'];
+
+/**
+ * Each service's young generation, the most V8 grows a semi-space to (MB; decision 0057). A
+ * request's objects live as long as it is in flight, a few hundred milliseconds in a rush; a
+ * young generation that fills faster copies them at every scavenge and promotes them to the old
+ * one, so the services on a sale's path get room for that. Ticketing keeps the smallest: its
+ * start-up already leaves it near the 150 MB an idle service may hold.
+ */
+const YOUNG_GENERATION_MB: Record<ServiceName, number> = { gateway: 16, catalog: 16, webhooks: 16, ticketing: 4, identity: 4, payments: 4, scanning: 4 };
+
+const serviceNodeFlags = (name: ServiceName) => [...SERVICE_NODE_FLAGS, `--max-semi-space-size=${YOUNG_GENERATION_MB[name]}`];
 
 function outputStreams(name: ServiceName, options: LaunchOptions): 'pipe' | number {
   if (!options.logDir) return 'pipe';
@@ -70,7 +83,7 @@ function outputStreams(name: ServiceName, options: LaunchOptions): 'pipe' | numb
 export function launchService(name: ServiceName, options: LaunchOptions = {}): RunningService {
   const profiling = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir, '--cpu-prof-name', `${name}.cpuprofile`] : [];
   const output = outputStreams(name, options);
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...profiling, bundlePath(name)], {
+  const child = spawn(process.execPath, [...serviceNodeFlags(name), ...profiling, bundlePath(name)], {
     cwd: repoRoot,
     env: environmentFor(name, options),
     stdio: ['ignore', output, output],
