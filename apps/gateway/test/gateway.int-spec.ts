@@ -353,6 +353,13 @@ describe('the error envelope', () => {
     for (const path of ['/V1/ACCOUNT', '/v1/Account']) expectEnvelope(await call('GET', path, { key }), 404, 'route_not_found');
   });
 
+  it('answers HEAD on an operation that takes GET as GET answers, without the body', async () => {
+    const key = secretKey();
+    const [get, head] = [await call('GET', '/v1/account', { key }), await call('HEAD', '/v1/account', { key })];
+    expect({ status: head.status, type: head.headers.get('content-type'), body: head.body }).toEqual({ status: get.status, type: get.headers.get('content-type'), body: '' });
+    expect((await call('HEAD', '/v1/account')).status).toBe(401);
+  });
+
   it('answers OPTIONS on an operation path with 204 and the methods it takes, no body; on any other path with 404', async () => {
     for (const [path, allow] of [
       ['/v1/events', 'GET, HEAD, POST, OPTIONS'],

@@ -1,4 +1,5 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError } from '@ticketing/errors';
 import type { CallerOptions } from '@ticketing/grpc';
 import type { Logger } from '@ticketing/observability';
@@ -120,10 +121,10 @@ const exactRouter = () => Router({ caseSensitive: true });
  * preflights: keys are for servers. Its own router, entered only by OPTIONS requests, so the
  * others walk no extra layers; counted per client address before it gets here (app.ts).
  */
-function optionsAnswers(routes: readonly Route[]): RequestHandler {
+function optionsAnswers(routes: readonly Route[]): Router {
   const options = exactRouter();
   for (const [path, allow] of allowByPath(routes)) options.options(path, (_req, res) => void res.set('Allow', allow).status(204).end());
-  return (req, res, next) => (req.method === 'OPTIONS' ? options(req, res, next) : next());
+  return options;
 }
 
 /**
@@ -142,9 +143,28 @@ export function methodNotAllowed(routes: readonly Route[]): Router {
   return router;
 }
 
-export function routeTableRouter(routes: readonly Route[], deps: RouteTableDeps): Router {
-  const router = exactRouter();
-  router.use(optionsAnswers(routes));
-  for (const route of inMatchingOrder(routes)) router[route.method](expressPath(route), matched(route), ...pipeline(route, deps));
-  return router;
+/**
+ * The operations: a request finds its operation in a radix tree of the table's paths
+ * (find-my-way: a static segment before a parameter, as inMatchingOrder orders them), then goes
+ * through that operation's own router, whose one layer sets `req.params` and runs the pipeline.
+ * An Express router holding them all walked their layers in order, testing each path's pattern
+ * and allocating as it went: 38 of the 89 before an issuance. A request that is no operation's
+ * passes on (405, 404).
+ */
+export function routeTableRouter(routes: readonly Route[], deps: RouteTableDeps): RequestHandler {
+  const operations = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER });
+  for (const route of inMatchingOrder(routes)) {
+    const router = exactRouter();
+    router[route.method](expressPath(route), matched(route), ...pipeline(route, deps));
+    operations.on(route.method.toUpperCase() as HTTPMethod, expressPath(route), () => undefined, router);
+  }
+  const options = optionsAnswers(routes);
+  const operationOf = (method: string, path: string) =>
+    operations.find(method as HTTPMethod, path) ?? (method === 'HEAD' ? operations.find('GET', path) : null);
+  return (req, res, next) => {
+    if (req.method === 'OPTIONS') return options(req, res, next);
+    const operation = operationOf(req.method, req.path);
+    if (!operation) return next();
+    return (operation.store as Router)(req, res, next);
+  };
 }
