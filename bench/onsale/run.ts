@@ -151,7 +151,8 @@ class OnSales {
           method: 'POST',
           headers: { authorization: `Bearer ${this.key}`, 'content-type': 'application/json' },
           requests: [{ setupRequest: nextRequest }],
-          connections: this.connections,
+          // autocannon opens no more connections than it sends requests (a short warm-up of a rush).
+          connections: Math.min(this.connections, requests),
           amount: requests,
         },
         (error: unknown, finished) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(finished)),
