@@ -66,10 +66,9 @@ export const SERVICE_NODE_FLAGS = ['--liftoff-only', '--lazy-new-space-shrinking
  * Each service's young generation, the most V8 grows a semi-space to (MB; decision 0057). A
  * request's objects live as long as it is in flight, a few hundred milliseconds in a rush; a
  * young generation that fills faster copies them at every scavenge and promotes them to the old
- * one, so the services on a sale's path get room for that. Ticketing keeps the smallest: its
- * start-up already leaves it near the 150 MB an idle service may hold.
+ * one, so the services on a sale's path get room for that, and the others the least memory.
  */
-const YOUNG_GENERATION_MB: Record<ServiceName, number> = { gateway: 16, catalog: 16, webhooks: 16, ticketing: 4, identity: 4, payments: 4, scanning: 4 };
+const YOUNG_GENERATION_MB: Record<ServiceName, number> = { gateway: 16, ticketing: 16, catalog: 16, webhooks: 16, identity: 4, payments: 4, scanning: 4 };
 
 const serviceNodeFlags = (name: ServiceName) => [...SERVICE_NODE_FLAGS, `--max-semi-space-size=${YOUNG_GENERATION_MB[name]}`];
 
