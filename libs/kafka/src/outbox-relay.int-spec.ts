@@ -208,6 +208,18 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
     // Ten minutes between polls: anything published within the test was woken by its commit.
     const sleepyRelay = () => new OutboxRelay({ databaseUrl: url, producer, logger, pollIntervalMs: 600_000 });
     const published = (id: string) => waitFor(`message ${id} to be published`, async () => ((await publishedAt(id)) ? true : undefined), { timeoutMs: 10_000 });
+    /** The producer, counting the messages of each send. */
+    const countingSends = () => {
+      const sends: number[] = [];
+      const counting: OutboxProducer = {
+        connect: () => producer.connect(),
+        sendBatch: (batch) => {
+          sends.push(batch.topicMessages!.reduce((count, { messages }) => count + messages.length, 0));
+          return producer.sendBatch(batch);
+        },
+      };
+      return { sends, counting };
+    };
 
     it('publishes a committed message at once instead of at its next poll', async () => {
       const relay = sleepyRelay();
@@ -223,14 +235,7 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
     });
 
     it('lingers after a commit, so the commits of a busy moment leave in one send', async () => {
-      const sends: number[] = [];
-      const counting: OutboxProducer = {
-        connect: () => producer.connect(),
-        sendBatch: (batch) => {
-          sends.push(batch.topicMessages!.reduce((count, { messages }) => count + messages.length, 0));
-          return producer.sendBatch(batch);
-        },
-      };
+      const { sends, counting } = countingSends();
       const relay = new OutboxRelay({ databaseUrl: url, producer: counting, logger, pollIntervalMs: 600_000, lingerMs: 500 });
       relay.start();
       try {
@@ -247,14 +252,7 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
     });
 
     it('spaces its rounds under a stream of commits, so each round carries what the interval brought', async () => {
-      const sends: number[] = [];
-      const counting: OutboxProducer = {
-        connect: () => producer.connect(),
-        sendBatch: (batch) => {
-          sends.push(batch.topicMessages!.reduce((count, { messages }) => count + messages.length, 0));
-          return producer.sendBatch(batch);
-        },
-      };
+      const { sends, counting } = countingSends();
       const relay = new OutboxRelay({ databaseUrl: url, producer: counting, logger, pollIntervalMs: 600_000, lingerMs: 0, roundIntervalMs: 3_000 });
       relay.start();
       try {
