@@ -48,6 +48,14 @@ function toIssuance({ payment_type, payment_reference, amount, kind, status, met
 /** An issuance to record; its customer is the buyer recorded with it. */
 export type NewIssuance = Omit<TicketingIssuance, 'mode' | 'status' | 'refusal' | 'created_at' | 'customer_id'>;
 
+/** An issuance to record as pending with its buyer, and its Idempotency-Key's seal if it has one (createPendingTogether). */
+export interface PendingRecording {
+  issuance: NewIssuance;
+  buyer: CustomerChoice;
+  newCustomerId?: string;
+  keySeal: StatementSeal | null;
+}
+
 /** Issuances of one tenant, except the re-driver's scan, which looks across tenants. */
 export class IssuanceRepository {
   constructor(private readonly db: TicketingDb) {}
@@ -84,10 +92,7 @@ export class IssuanceRepository {
    * email whose customer a racing statement is creating), its row conflicts (an admission already
    * used), or its claim was lost; `createPending` then records it, or refuses it, alone.
    */
-  async createPendingTogether(
-    tenant: Tenant,
-    items: ReadonlyArray<{ issuance: NewIssuance; buyer: CustomerChoice; newCustomerId?: string; keySeal: StatementSeal | null }>,
-  ): Promise<Array<TicketingIssuance | null>> {
+  async createPendingTogether(tenant: Tenant, items: readonly PendingRecording[]): Promise<Array<TicketingIssuance | null>> {
     const column = <T>(pick: (item: (typeof items)[number]) => T) => items.map(pick);
     const details = (item: (typeof items)[number]) => ('details' in item.buyer ? item.buyer.details : null);
     const rows = await this.db.$queryRaw<IssuanceRow[]>`

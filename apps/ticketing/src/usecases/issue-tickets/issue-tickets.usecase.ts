@@ -22,7 +22,7 @@ import { admissionHoldsSeats, heldWithAnotherAdmission } from '../../domain/wait
 import { CustomerRepository } from '../../repositories/customer.repository';
 import { lockAdmission } from '../../repositories/admission-lock';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
-import { IssuanceRepository, type NewIssuance } from '../../repositories/issuance.repository';
+import { IssuanceRepository, type NewIssuance, type PendingRecording } from '../../repositories/issuance.repository';
 import { isRefusal } from '../call-outcomes';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
 import type { AdmissionGate, ScreenedAdmission } from '../waiting-room/admission-gate';
@@ -84,7 +84,7 @@ export class IssueTicketsUseCase {
    * keyed or not (decision 0055): those that arrive while the tenant's statement runs go together
    * in the next one (group commit, as their last statement does in DriveIssuanceUseCase).
    */
-  private readonly recordedTogether = new GroupCommit<{ tenant: Tenant; issuance: NewIssuance; buyer: CustomerChoice; newCustomerId?: string; keySeal: StatementSeal | null }, TicketingIssuance | null>(
+  private readonly recordedTogether = new GroupCommit<PendingRecording & { tenant: Tenant }, TicketingIssuance | null>(
     (_tenantKey, items) => new IssuanceRepository(this.prisma).createPendingTogether(items[0]!.tenant, items),
   );
 
