@@ -353,6 +353,12 @@ describe('the error envelope', () => {
     for (const path of ['/V1/ACCOUNT', '/v1/Account']) expectEnvelope(await call('GET', path, { key }), 404, 'route_not_found');
   });
 
+  it('takes a static path segment before a parameter: /v1/events/deliveries is the deliveries list, not the event "deliveries"', async () => {
+    const response = await call('GET', '/v1/events/deliveries', { key: secretKey('events:read') });
+    expectEnvelope(response, 403, 'forbidden');
+    expect(response.body.error.message).toContain('webhooks:manage');
+  });
+
   it('answers HEAD on an operation that takes GET as GET answers, without the body', async () => {
     const key = secretKey();
     const [get, head] = [await call('GET', '/v1/account', { key }), await call('HEAD', '/v1/account', { key })];
