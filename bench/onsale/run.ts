@@ -11,10 +11,13 @@
  * sold + 1 <= capacity`, one row, the same concurrency up to 50 clients), the baseline the
  * issuance rate is compared with. Beside it, the sale floor: the same request through Express 5
  * and two gRPC hops, batched below the first as the sale's are, to that update, with none of a
- * sale's own work (floor/*.mjs): about the most this stack could sell on this machine. Last, one
- * JSON line:
+ * sale's own work (floor/*.mjs): about the most this stack could sell on this machine. Then the
+ * CPU budget the goal leaves a sale (ratio 0.5: two cores' milliseconds a second over half of
+ * pgbench's rate), beside what this run's sales and the floor's requests cost. Last, one JSON
+ * line:
  *
- *   {"issued":…,"capacity":…,"issued_per_s":…,"pgbench_tps":…,"ratio":…,"p99_ms":…,"floor_per_s":…,"floor_ratio":…}
+ *   {"issued":…,"capacity":…,"issued_per_s":…,"pgbench_tps":…,"ratio":…,"p99_ms":…,"floor_per_s":…,"floor_ratio":…,
+ *    "cpu_ms_per_sale":…,"budget_ms_per_sale":…,"floor_cpu_ms_per_request":…}
  *
  *   npm run bench:onsale [-- --capacity 2000 --requests 2400 --connections 50 --warmup 1000 --cpu-prof --idempotency-keys]
  *
@@ -26,6 +29,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -35,11 +39,14 @@ import { databaseUrl, ensureDatabase } from '@ticketing/db';
 import { as, createAccount } from '../../e2e/support/api';
 import { benchDir, runBenchmark, startBenchSystem } from '../support/bench-system';
 import { startBaselineServer, type BaselineServer } from '../support/baseline-server';
-import { cpuSpent, snapshotCpu, type ProcessGroup } from '../support/process-usage';
+import { cpuSpent, pidsNamed, snapshotCpu, type ProcessGroup } from '../support/process-usage';
 
 const PRICE = 2500;
 const PGBENCH_SECONDS = 10;
 const FLOOR_SECONDS = 5;
+const FLOOR_WARMUP_SECONDS = 2;
+/** The goal: issued tickets per second at least this share of pgbench's transactions per second. */
+const GOAL_RATIO = 0.5;
 /** PostgreSQL's connection limit (100) leaves room for the services' pools beside this many. */
 const PGBENCH_MAX_CLIENTS = 50;
 
@@ -85,25 +92,30 @@ function pgbenchTps(url: string, connections: number): number {
  * machine in this run. The issuance request goes through Express 5 and one gRPC call, as through
  * the gateway to ticketing; the middle hop sends the calls that arrive together on as one, as
  * ticketing batches its holds, and the last runs the conditional update once per batch; nothing
- * else (floor/*.mjs). Answers its requests per second at `connections`.
+ * else (floor/*.mjs). Warmed up as the services are, then measured: its requests per second at
+ * `connections`, and the CPU milliseconds per request of every process it ran on (its three
+ * servers, PostgreSQL and this process, the load generator).
  */
-async function saleFloorPerSecond(url: string, body: string, connections: number): Promise<number> {
+async function saleFloor(url: string, body: string, connections: number): Promise<{ perSecond: number; cpuMsPerRequest: number }> {
   const floor = (script: string, ...args: string[]) => startBaselineServer(path.join(__dirname, 'floor', script), ...args);
   const servers: BaselineServer[] = [];
   try {
     servers.push(await floor('catalog.mjs', url));
     servers.push(await floor('ticketing.mjs', String(servers[0]!.port)));
     servers.push(await floor('gateway.mjs', String(servers[1]!.port)));
-    const result = await autocannon({
-      url: `http://127.0.0.1:${servers[2]!.port}/v1/events/evt_floor/tickets`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-      connections,
-      duration: FLOOR_SECONDS,
-    });
+    const load = (duration: number) =>
+      autocannon({ url: `http://127.0.0.1:${servers[2]!.port}/v1/events/evt_floor/tickets`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections, duration });
+    await load(FLOOR_WARMUP_SECONDS);
+    const processes: ProcessGroup[] = [
+      { name: 'floor', pids: () => servers.map((server) => server.child.pid!) },
+      { name: 'postgres', pids: () => pidsNamed('postgres') },
+      { name: 'autocannon', pids: () => [process.pid] },
+    ];
+    const before = snapshotCpu(processes);
+    const result = await load(FLOOR_SECONDS);
+    const spent = [...cpuSpent(before, snapshotCpu(processes)).values()].reduce((sum, ms) => sum + ms, 0);
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`the sale floor answered ${result.non2xx} non-2xx and ${result.errors} errors`);
-    return result.requests.average;
+    return { perSecond: result.requests.average, cpuMsPerRequest: spent / result.requests.total };
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
   }
@@ -228,7 +240,7 @@ async function main(): Promise<void> {
     const answered = result['2xx'];
     const pgbenchClients = Math.min(options.connections, PGBENCH_MAX_CLIENTS);
     const hotRow = await hotRowDatabase();
-    const floorPerSecond = await saleFloorPerSecond(hotRow, saleBody(tier.id, 0), options.connections);
+    const floor = await saleFloor(hotRow, saleBody(tier.id, 0), options.connections);
     const tps = pgbenchTps(hotRow, pgbenchClients);
     const issuedPerSecond = answered / seconds;
 
@@ -238,9 +250,17 @@ async function main(): Promise<void> {
     console.log(`latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
     console.log(`tier after: capacity ${counters.capacity}, held ${counters.held}, sold ${counters.sold}`);
     console.log(`pgbench, the same conditional update on one row, ${pgbenchClients} clients: ${tps.toFixed(0)} tps; ratio ${(issuedPerSecond / tps).toFixed(3)}`);
-    console.log(`sale floor (Express → gRPC → batched gRPC → that update, no other work), ${options.connections} connections: ${floorPerSecond.toFixed(0)} requests/s; ratio ${(floorPerSecond / tps).toFixed(3)}`);
+    console.log(`sale floor (Express → gRPC → batched gRPC → that update, no other work), ${options.connections} connections: ${floor.perSecond.toFixed(0)} requests/s; ratio ${(floor.perSecond / tps).toFixed(3)}`);
     console.log('\nCPU ms per issued ticket, by process');
     for (const [name, ms] of spent) console.log(`${name.padEnd(28)}${(issued > 0 ? ms / issued : 0).toFixed(3).padStart(10)}`);
+    const cpuMsPerSale = issued > 0 ? [...spent.values()].reduce((sum, ms) => sum + ms, 0) / issued : 0;
+    // Two cores selling at GOAL_RATIO × pgbench's rate have this much CPU for each sale, in every process together.
+    const budgetMsPerSale = (availableParallelism() * 1000) / (GOAL_RATIO * tps);
+    console.log(`${'all together'.padEnd(28)}${cpuMsPerSale.toFixed(3).padStart(10)}`);
+    console.log(
+      `\nCPU budget of a sale at ratio ${GOAL_RATIO} (${availableParallelism()} cores, ${tps.toFixed(0)} tps): ${budgetMsPerSale.toFixed(2)} ms in all; ` +
+        `this run's sales ${cpuMsPerSale.toFixed(2)} ms; the sale floor's requests ${floor.cpuMsPerRequest.toFixed(2)} ms (its servers, PostgreSQL and the load generator)`,
+    );
     if (issued !== options.capacity || counters.sold !== options.capacity || counters.held !== 0) {
       throw new Error(`expected exactly ${options.capacity} sold and none held; got ${issued} tickets, sold ${counters.sold}, held ${counters.held}`);
     }
@@ -253,8 +273,11 @@ async function main(): Promise<void> {
         pgbench_tps: round(tps, 0),
         ratio: round(issuedPerSecond / tps, 3),
         p99_ms: result.latency.p99,
-        floor_per_s: round(floorPerSecond, 0),
-        floor_ratio: round(floorPerSecond / tps, 3),
+        floor_per_s: round(floor.perSecond, 0),
+        floor_ratio: round(floor.perSecond / tps, 3),
+        cpu_ms_per_sale: round(cpuMsPerSale, 2),
+        budget_ms_per_sale: round(budgetMsPerSale, 2),
+        floor_cpu_ms_per_request: round(floor.cpuMsPerRequest, 2),
       }),
     );
   } finally {
