@@ -7,7 +7,7 @@ import type { InternalClaims, Mode, Tenant } from '@ticketing/auth';
 import { CATALOG_EVENT_TOPIC, createEventParser, TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC, ticketingV1 } from '@ticketing/contracts';
 import { EarlyKeyClaims } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
-import { callUnary, createGrpcClient, startGrpcServer, type CallerOptions, type RunningGrpcServer } from '@ticketing/grpc';
+import { callUnary, createGrpcClient, serviceCalls, startGrpcServer, type CallerOptions, type RunningGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { outboxRow } from '@ticketing/kafka';
 import { createLogger } from '@ticketing/observability';
@@ -562,6 +562,36 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       expect(announced).toHaveLength(4);
       const requestIdOf = new Map(announced.map((message) => [message.data.issuance_id, message.request_id]));
       expect(issued.map((issuance) => requestIdOf.get(issuance.issuance_id))).toEqual(['req_queued_1', 'req_queued_2', 'req_queued_3', 'req_queued_4']);
+    });
+  });
+
+  it('takes sales made at the same moment as one IssueTicketsTogether call, each with its own request id, Idempotency-Key and outcome (decision 0058)', async () => {
+    await withTicketingServer(dependencies(catalog), async (client) => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims);
+      const together = jest.spyOn(client, 'issueTicketsTogether');
+      const sale = (order: string, amount = 2500) => saleRequest(eventId, tierId, { quantity: 1, payment: { reference: order, amount } });
+      const replays: string[] = [];
+      const keyed = (key: string): CallerOptions => ({ ...options, idempotency: { key, fingerprint: key, onReplayed: () => replays.push(key) } });
+      const callsOf = (requestId: string, callOptions: CallerOptions) => serviceCalls(client, { ...claims, request_id: requestId }, callOptions);
+      const earlier = await callsOf('req_earlier', keyed('sale-1')).issueTickets(sale('order-1'));
+      together.mockClear();
+
+      const [sold, refused, replayed] = await Promise.allSettled([
+        callsOf('req_sold', keyed('sale-2')).issueTickets(sale('order-2')),
+        callsOf('req_refused', options).issueTickets(sale('order-3', 2499)),
+        callsOf('req_replayed', keyed('sale-1')).issueTickets(sale('order-1')),
+      ]);
+
+      expect(together).toHaveBeenCalledTimes(1);
+      expect(sold).toMatchObject({ status: 'fulfilled', value: { tickets: [{ price: 2500 }] } });
+      expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'parameter_invalid', param: 'payment.amount' } });
+      expect(replayed).toEqual({ status: 'fulfilled', value: earlier });
+      expect(replays).toEqual(['sale-1']);
+      expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+      const announced = ofType(await publishedOn(prisma, TICKETING_TICKET_TOPIC, eventId), 'ticket.issued');
+      const requestIdOf = new Map(announced.map((message) => [message.data.issuance_id, message.request_id]));
+      expect([earlier, (sold as PromiseFulfilledResult<ticketingV1.IssuedTickets>).value].map((issuance) => requestIdOf.get(issuance.issuance_id))).toEqual(['req_earlier', 'req_sold']);
     });
   });
 

@@ -5,3 +5,5 @@ export * from './client';
 export * from './idempotent-call';
 export * from './service-calls';
 export * from './refusals';
+export * from './calls-together';
+export * from './together-messages';

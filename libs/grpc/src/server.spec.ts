@@ -6,7 +6,7 @@ import { currentRequestId } from '@ticketing/observability';
 import { signInternalToken } from '@ticketing/auth';
 import type { CallContext } from './call-context';
 import { currentIdempotentCall, isReplayed, writeIdempotencyMetadata } from './idempotent-call';
-import { DEADLINE_METADATA, implementService, INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } from './server';
+import { DEADLINE_METADATA, implementService, INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA, type GrpcServerOptions } from './server';
 
 const tokenSecret = 'a-test-secret-of-enough-length';
 const options = { tokenSecret, logger: pino({ level: 'silent' }) };
@@ -136,5 +136,97 @@ describe('the calls a service served, in its metrics', () => {
     expect(text).toContain('grpc_server_handled_total{rpc="createThing",outcome="ok"} 2');
     expect(text).toContain('grpc_server_handled_total{rpc="createThing",outcome="parameter_invalid"} 1');
     expect(text).toContain('grpc_server_handling_seconds_count{rpc="createThing"} 3');
+  });
+});
+
+describe('calls taken together (decision 0058)', () => {
+  type TogetherServer = {
+    createThing: (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void;
+    createThingTogether: (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void;
+  };
+  const item = (requestId: string, request: unknown, fields: { deadlineAtMs?: number; key?: string } = {}) => ({
+    metadata: { request_id: requestId, deadline_at_ms: fields.deadlineAtMs ?? 0, idempotency_key: fields.key ?? '', idempotency_fingerprint: fields.key ? `print-${fields.key}` : '' },
+    request,
+  });
+  const together = (calls: unknown[], extra?: (metadata: Metadata) => void) =>
+    Object.assign(unaryCall(Infinity, extra), { request: { calls }, getPath: () => '/test.v1.Things/CreateThingTogether' });
+  function invokeTogether(handler: (request: unknown, context: CallContext) => Promise<unknown>, call: ServerUnaryCall<unknown, unknown>, serviceOptions: GrpcServerOptions = options) {
+    const service = implementService<TogetherServer, 'createThing'>({ createThing: handler }, serviceOptions, ['createThing']);
+    return new Promise<Parameters<sendUnaryData<unknown>>>((resolve) => service.createThingTogether(call, (...args) => resolve(args)));
+  }
+
+  it('runs each call as it would run alone, in its own request id’s scope and under its own key, and answers each one’s outcome in order', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const handler = async (request: unknown, context: CallContext) => {
+      const { name } = request as { name: string };
+      if (name === 'refused') throw new ApiError('parameter_invalid', 'No name like that.', { param: 'name' });
+      const idempotent = currentIdempotentCall();
+      if (name === 'again') idempotent!.markReplayed();
+      return { name, requestId: context.requestId, scope: currentRequestId(), key: idempotent && { operation: idempotent.operation, key: idempotent.key, fingerprint: idempotent.fingerprint } };
+    };
+    const answer = await invokeTogether(
+      handler,
+      together([item('req_a', { name: 'first' }, { key: 'key-a' }), item('req_b', { name: 'refused' }), item('req_c', { name: 'again' }, { key: 'key-c' })]),
+      { tokenSecret, logger },
+    );
+
+    expect(answer).toEqual([
+      null,
+      {
+        outcomes: [
+          { outcome: { $case: 'response', value: { name: 'first', requestId: 'req_a', scope: 'req_a', key: { operation: '/test.v1.Things/CreateThing', key: 'key-a', fingerprint: 'print-key-a' } } }, replayed: false },
+          { outcome: { $case: 'refusal', value: { code: 'parameter_invalid', message: 'No name like that.', param: 'name' } }, replayed: false },
+          { outcome: { $case: 'response', value: { name: 'again', requestId: 'req_c', scope: 'req_c', key: { operation: '/test.v1.Things/CreateThing', key: 'key-c', fingerprint: 'print-key-c' } } }, replayed: true },
+        ],
+      },
+    ]);
+    const logged = lines.map(({ request_id, rpc, outcome }) => ({ request_id: request_id as string, rpc, outcome }));
+    expect(logged.sort((one, other) => one.request_id.localeCompare(other.request_id))).toEqual([
+      { request_id: 'req_a', rpc: 'createThing', outcome: 'ok' },
+      { request_id: 'req_b', rpc: 'createThing', outcome: 'parameter_invalid' },
+      { request_id: 'req_c', rpc: 'createThing', outcome: 'replayed' },
+    ]);
+  });
+
+  it('does not run a call whose own deadline passed, and answers it as a call sent alone too late is answered; the others run', async () => {
+    const handler = jest.fn(async (request: unknown) => request);
+    const [, answer] = await invokeTogether(handler, together([item('req_late', { n: 1 }, { deadlineAtMs: Date.now() - 1 }), item('req_on_time', { n: 2 }, { deadlineAtMs: Date.now() + 5_000 })]));
+    expect(answer).toEqual({
+      outcomes: [
+        { outcome: { $case: 'refusal', value: expect.objectContaining({ code: 'service_unavailable' }) }, replayed: false },
+        { outcome: { $case: 'response', value: { n: 2 } }, replayed: false },
+      ],
+    });
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers a call that failed inside as an internal error, and one whose dependency did not answer as unavailable, without failing the others', async () => {
+    const handler = async (request: unknown) => {
+      const { fail } = request as { fail?: 'bug' | 'database' };
+      if (fail === 'bug') throw new Error('Cannot read properties of undefined');
+      if (fail === 'database') throw new Error('Connection terminated unexpectedly');
+      return { ok: true };
+    };
+    const [, answer] = await invokeTogether(handler, together([item('req_1', { fail: 'bug' }), item('req_2', { fail: 'database' }), item('req_3', {})]), {
+      ...options,
+      unavailableWhen: (error) => error instanceof Error && error.message === 'Connection terminated unexpectedly',
+    });
+    expect(answer).toEqual({
+      outcomes: [
+        { outcome: { $case: 'refusal', value: expect.objectContaining({ code: 'internal_error' }) }, replayed: false },
+        { outcome: { $case: 'refusal', value: expect.objectContaining({ code: 'service_unavailable' }) }, replayed: false },
+        { outcome: { $case: 'response', value: { ok: true } }, replayed: false },
+      ],
+    });
+  });
+
+  it('refuses the whole call when its token is not valid, or when it stands for more than 500 calls, and runs none', async () => {
+    const handler = jest.fn(async () => ({}));
+    const forged = together([item('req_1', {})], (metadata) => metadata.set(INTERNAL_TOKEN_METADATA, 'not-a-token'));
+    expect((await invokeTogether(handler, forged))[0]).toMatchObject({ code: GrpcStatus.UNAUTHENTICATED });
+    const tooMany = together(Array.from({ length: 501 }, (_, index) => item(`req_${index}`, {})));
+    expect((await invokeTogether(handler, tooMany))[0]).toMatchObject({ code: GrpcStatus.INVALID_ARGUMENT });
+    expect(handler).not.toHaveBeenCalled();
   });
 });

@@ -11,13 +11,13 @@ import {
 import { setTimeout as delay } from 'node:timers/promises';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Registry } from 'prom-client';
-import { verifiedInternalToken } from '@ticketing/auth';
-import { ApiError } from '@ticketing/errors';
-import { withRequestId, type Logger } from '@ticketing/observability';
-import { CallContext } from './call-context';
-import { CallMetrics } from './call-metrics';
-import { IdempotentCall, readIdempotencyMetadata, replayedMetadata, runIdempotentCall } from './idempotent-call';
-import { apiErrorToGrpc, internalErrorToGrpc } from './status-mapping';
+import { verifiedInternalToken, type InternalPrincipal } from '@ticketing/auth';
+import type { Logger } from '@ticketing/observability';
+import type { CallContext } from './call-context';
+import { CallRunner, type CallOutcome } from './call-runner';
+import { readIdempotencyMetadata, replayedMetadata } from './idempotent-call';
+import { apiErrorToGrpc, internalErrorToGrpc, type GrpcErrorPayload } from './status-mapping';
+import { MAX_CALLS_TOGETHER, togetherOutcomeOf, type CallTogetherMessage } from './together-messages';
 
 /**
  * The largest message a service or client takes, both ways of a call. grpc-js's 4 MB default is
@@ -88,82 +88,100 @@ function callerDeadlineOf(call: ServerUnaryCall<unknown, unknown>): number | und
   return Number.isSafeInteger(at) && at > 0 ? at : undefined;
 }
 
-/** The caller has given up on a call whose deadline passed: running it could only surprise them. */
-function deadlinePassed(deadline: Date | undefined): boolean {
-  return deadline !== undefined && deadline.getTime() <= Date.now();
+/** The principal the call's gateway-signed token names; undefined when the token is missing or invalid. */
+function principalOf(call: ServerUnaryCall<unknown, unknown>, tokenSecret: string): InternalPrincipal | undefined {
+  try {
+    return verifiedInternalToken(metadataText(call, INTERNAL_TOKEN_METADATA), tokenSecret);
+  } catch {
+    return undefined;
+  }
 }
 
-/** A call made under an Idempotency-Key, scoped by the token's tenant; calls without a tenant write nothing tenant-owned. */
-function idempotentCallOf(call: ServerUnaryCall<unknown, unknown>, context: CallContext): IdempotentCall | undefined {
-  const idempotency = readIdempotencyMetadata(call.metadata);
-  if (!idempotency || !context.claims.tenant) return undefined;
-  return new IdempotentCall(context.tenant, call.getPath(), idempotency.key, idempotency.fingerprint, deadlineOf(call));
+const UNAUTHENTICATED = { code: GrpcStatus.UNAUTHENTICATED, details: 'missing or invalid internal token' };
+
+/** A call's outcome as a call sent alone fails with it. */
+function grpcErrorOf(outcome: Exclude<CallOutcome, { kind: 'answered' }>): GrpcErrorPayload | { code: GrpcStatus; details: string } {
+  switch (outcome.kind) {
+    case 'refused':
+      return apiErrorToGrpc(outcome.error);
+    case 'unavailable':
+      return { code: GrpcStatus.UNAVAILABLE, details: 'a dependency did not answer' };
+    case 'late':
+      return { code: GrpcStatus.DEADLINE_EXCEEDED, details: 'the call arrived after its deadline and was not run' };
+    case 'failed':
+      return internalErrorToGrpc();
+  }
+}
+
+/** The earlier of two deadlines, either of which may be absent. */
+function earlierDeadline(first: Date | undefined, second: Date | undefined): Date | undefined {
+  if (!first || !second) return first ?? second;
+  return first <= second ? first : second;
 }
 
 /**
- * Adapts async handlers to grpc-js: every call must carry a valid gateway-signed token, a call
- * past its deadline is not run, a call with an Idempotency-Key runs as an IdempotentCall, an
- * ApiError becomes a status with its code in trailers, a dependency that did not answer becomes
- * UNAVAILABLE (the gateway's 503), anything else is logged and hidden.
- * Handlers run in their request id's scope (what they publish carries it), and each call ends
- * with one log line naming its request id, so a search for the id finds the service's part, and
- * is counted and timed in the process's metrics (CallMetrics).
+ * Adapts async handlers to grpc-js: every call must carry a valid gateway-signed token and runs
+ * as CallRunner runs calls; an ApiError becomes a status with its code in trailers, a dependency
+ * that did not answer becomes UNAVAILABLE (the gateway's 503), anything else is logged and hidden.
+ *
+ * Each RPC named in `together` also takes calls made at the same moment under one token as one
+ * call of its `…Together` RPC (decision 0058): every item runs as that RPC's call sent alone
+ * would (its own request id, deadline and Idempotency-Key, its own log line), and the answer
+ * gives each one's outcome, in order.
  */
-export function implementService<TServer extends UntypedServiceImplementation>(
-  handlers: AsyncServiceImplementation<TServer>,
+export function implementService<TServer extends UntypedServiceImplementation, TTogether extends string = never>(
+  handlers: Omit<AsyncServiceImplementation<TServer>, `${TTogether}Together`>,
   options: GrpcServerOptions,
+  together: readonly TTogether[] = [],
 ): TServer {
   const adapted: Record<string, handleUnaryCall<unknown, unknown>> = {};
-  const metrics = new CallMetrics(options.metricsRegistry);
-  for (const [name, handler] of Object.entries(handlers as Record<string, AsyncUnary<unknown, unknown>>)) {
+  const runner = new CallRunner(options);
+  const handlerOf = (name: string) => (handlers as Record<string, AsyncUnary<unknown, unknown>>)[name]!;
+  for (const name of Object.keys(handlers)) {
+    const handler = handlerOf(name);
     adapted[name] = (call, callback) => {
-      let context: CallContext;
-      try {
-        const principal = verifiedInternalToken(metadataText(call, INTERNAL_TOKEN_METADATA), options.tokenSecret);
-        context = new CallContext({ ...principal, request_id: metadataText(call, REQUEST_ID_METADATA) });
-      } catch {
-        callback({ code: GrpcStatus.UNAUTHENTICATED, details: 'missing or invalid internal token' });
-        return;
-      }
-      if (deadlinePassed(deadlineOf(call))) {
-        callback({ code: GrpcStatus.DEADLINE_EXCEEDED, details: 'the call arrived after its deadline and was not run' });
-        return;
-      }
-      const started = performance.now();
-      const logCall = (outcome: string) => {
-        const milliseconds = performance.now() - started;
-        metrics.observe(name, outcome, milliseconds / 1000);
-        options.logger.info(
-          { request_id: context.requestId, rpc: name, account_id: context.claims.tenant?.account_id, mode: context.claims.tenant?.mode, outcome, duration_ms: Math.round(milliseconds * 10) / 10 },
-          'call',
-        );
-      };
-      const idempotentCall = idempotentCallOf(call, context);
-      const run = () => withRequestId(context.requestId, () => handler(call.request, context));
-      (idempotentCall ? runIdempotentCall(idempotentCall, run) : run()).then(
-        async (response) => {
+      const principal = principalOf(call, options.tokenSecret);
+      if (!principal) return callback(UNAUTHENTICATED);
+      const idempotency = readIdempotencyMetadata(call.metadata);
+      void runner
+        .run({ rpc: name, path: call.getPath(), principal, requestId: metadataText(call, REQUEST_ID_METADATA), deadline: deadlineOf(call), idempotency, request: call.request }, handler)
+        .then(async (outcome) => {
+          if (outcome.kind !== 'answered') return callback(grpcErrorOf(outcome));
           if (options.replyDelayMs) await delay(options.replyDelayMs);
-          if (idempotentCall?.replayed) call.sendMetadata(replayedMetadata());
-          logCall(idempotentCall?.replayed ? 'replayed' : 'ok');
-          callback(null, response);
-        },
-        (error: unknown) => {
-          if (error instanceof ApiError) {
-            logCall(error.code);
-            callback(apiErrorToGrpc(error));
-            return;
-          }
-          if (options.unavailableWhen?.(error)) {
-            logCall('unavailable');
-            options.logger.warn({ err: error, request_id: context.requestId, rpc: name }, 'a dependency did not answer; the caller is told to retry');
-            callback({ code: GrpcStatus.UNAVAILABLE, details: 'a dependency did not answer' });
-            return;
-          }
-          logCall('internal_error');
-          options.logger.error({ err: error, request_id: context.requestId, rpc: name }, 'unhandled error in gRPC handler');
-          callback(internalErrorToGrpc());
-        },
-      );
+          if (outcome.replayed) call.sendMetadata(replayedMetadata());
+          callback(null, outcome.response);
+        });
+    };
+  }
+  for (const name of together) {
+    const handler = handlerOf(name);
+    adapted[`${name}Together`] = (call, callback) => {
+      const principal = principalOf(call, options.tokenSecret);
+      if (!principal) return callback(UNAUTHENTICATED);
+      const { calls } = call.request as { calls: Array<CallTogetherMessage<unknown>> };
+      if (calls.length > MAX_CALLS_TOGETHER) return callback({ code: GrpcStatus.INVALID_ARGUMENT, details: `at most ${MAX_CALLS_TOGETHER} calls go together` });
+      // The path of the RPC the items are calls of, as their Idempotency-Keys are scoped when sent alone.
+      const path = call.getPath().replace(/Together$/, '');
+      const wholeCallDeadline = deadlineOf(call);
+      void Promise.all(
+        calls.map(({ metadata, request }) =>
+          runner.run(
+            {
+              rpc: name,
+              path,
+              principal,
+              requestId: metadata?.request_id ?? '',
+              deadline: earlierDeadline(wholeCallDeadline, metadata?.deadline_at_ms ? new Date(metadata.deadline_at_ms) : undefined),
+              idempotency: metadata?.idempotency_key ? { key: metadata.idempotency_key, fingerprint: metadata.idempotency_fingerprint } : undefined,
+              request,
+            },
+            handler,
+          ),
+        ),
+      ).then(async (outcomes) => {
+        if (options.replyDelayMs) await delay(options.replyDelayMs);
+        callback(null, { outcomes: outcomes.map(togetherOutcomeOf) });
+      });
     };
   }
   return adapted as TServer;

@@ -65,5 +65,10 @@ export function grpcErrorToApiError(error: ServiceError): ApiError {
   if (error.code === GrpcStatus.UNAVAILABLE || error.code === GrpcStatus.DEADLINE_EXCEEDED) {
     return ApiError.serviceUnavailable();
   }
+  return internalApiError();
+}
+
+/** What a service's hidden failure means to the public API caller. */
+export function internalApiError(): ApiError {
   return new ApiError('internal_error', 'An internal error occurred; retry later or contact support with the request id.');
 }

@@ -106,7 +106,8 @@ export function ticketingGrpcServices(
     },
     {
       definition: ticketingV1.TicketServiceService,
-      implementation: implementService<ticketingV1.TicketServiceServer>(
+      // Sales reach ticketing together (decision 0058): an on-sale rush costs one call per batch of them.
+      implementation: implementService<ticketingV1.TicketServiceServer, 'issueTickets'>(
         {
           issueTickets: async (request, context) => toIssuedTicketsMessage(await issueTickets.sell(context.claims, context.tenant, request)),
           issueComps: async (request, context) => toCompMessage(await issueTickets.comp(context.claims, context.tenant, request)),
@@ -134,6 +135,7 @@ export function ticketingGrpcServices(
           },
         },
         options,
+        ['issueTickets'],
       ),
     },
     {

@@ -25,6 +25,20 @@ export interface Refusal {
   param: string;
 }
 
+/**
+ * What one call carries beside its request when it travels as an item of a batch call standing
+ * for calls made at the same moment (decision 0058): what a call sent alone carries as gRPC
+ * metadata (libs/grpc), so that the item runs as that call would.
+ */
+export interface CallMetadata {
+  request_id: string;
+  /** The instant (milliseconds since the epoch) the caller stops waiting; 0 for none. */
+  deadline_at_ms: number;
+  /** The client's Idempotency-Key and its request's fingerprint; both empty when it sent none. */
+  idempotency_key: string;
+  idempotency_fingerprint: string;
+}
+
 function createBasePageRequest(): PageRequest {
   return { limit: 0, starting_after: "" };
 }
@@ -149,6 +163,96 @@ export const Refusal: MessageFns<Refusal> = {
     }
   },
 };
+
+function createBaseCallMetadata(): CallMetadata {
+  return { request_id: "", deadline_at_ms: 0, idempotency_key: "", idempotency_fingerprint: "" };
+}
+
+export const CallMetadata: MessageFns<CallMetadata> = {
+  encode(message: CallMetadata, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.request_id !== "") {
+      writer.uint32(10).string(message.request_id);
+    }
+    if (message.deadline_at_ms !== 0) {
+      writer.uint32(16).int64(message.deadline_at_ms);
+    }
+    if (message.idempotency_key !== "") {
+      writer.uint32(26).string(message.idempotency_key);
+    }
+    if (message.idempotency_fingerprint !== "") {
+      writer.uint32(34).string(message.idempotency_fingerprint);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CallMetadata {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCallMetadata();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.request_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.deadline_at_ms = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotency_key = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.idempotency_fingerprint = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { PageRequest } from "../../common/v1/common";
+import { CallMetadata, PageRequest, Refusal } from "../../common/v1/common";
 
 export interface Ticket {
   id: string;
@@ -229,6 +229,31 @@ export interface DeliveryLink {
   livemode: boolean;
   url: string;
   expires_at: string;
+}
+
+export interface IssueTicketsCall {
+  metadata: CallMetadata | undefined;
+  request: IssueTicketsRequest | undefined;
+}
+
+export interface IssueTicketsTogetherRequest {
+  /** At most 500. */
+  calls: IssueTicketsCall[];
+}
+
+/** One outcome per call of an IssueTicketsTogether call, in the request's order. */
+export interface IssueTicketsOutcomes {
+  outcomes: IssueTicketsOutcome[];
+}
+
+/** What the call would have answered alone: its tickets, or its refusal. */
+export interface IssueTicketsOutcome {
+  outcome:
+    | { $case: "response"; value: IssuedTickets }
+    | { $case: "refusal"; value: Refusal }
+    | undefined;
+  /** The outcome is the one recorded under the call's Idempotency-Key by an earlier call. */
+  replayed: boolean;
 }
 
 function createBaseTicket(): Ticket {
@@ -2286,6 +2311,225 @@ export const DeliveryLink: MessageFns<DeliveryLink> = {
   },
 };
 
+function createBaseIssueTicketsCall(): IssueTicketsCall {
+  return { metadata: undefined, request: undefined };
+}
+
+export const IssueTicketsCall: MessageFns<IssueTicketsCall> = {
+  encode(message: IssueTicketsCall, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.metadata !== undefined) {
+      CallMetadata.encode(message.metadata, writer.uint32(10).fork()).join();
+    }
+    if (message.request !== undefined) {
+      IssueTicketsRequest.encode(message.request, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueTicketsCall {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueTicketsCall();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.metadata = CallMetadata.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.request = IssueTicketsRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseIssueTicketsTogetherRequest(): IssueTicketsTogetherRequest {
+  return { calls: [] };
+}
+
+export const IssueTicketsTogetherRequest: MessageFns<IssueTicketsTogetherRequest> = {
+  encode(message: IssueTicketsTogetherRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.calls) {
+      IssueTicketsCall.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueTicketsTogetherRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueTicketsTogetherRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.calls.push(IssueTicketsCall.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseIssueTicketsOutcomes(): IssueTicketsOutcomes {
+  return { outcomes: [] };
+}
+
+export const IssueTicketsOutcomes: MessageFns<IssueTicketsOutcomes> = {
+  encode(message: IssueTicketsOutcomes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.outcomes) {
+      IssueTicketsOutcome.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueTicketsOutcomes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueTicketsOutcomes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcomes.push(IssueTicketsOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseIssueTicketsOutcome(): IssueTicketsOutcome {
+  return { outcome: undefined, replayed: false };
+}
+
+export const IssueTicketsOutcome: MessageFns<IssueTicketsOutcome> = {
+  encode(message: IssueTicketsOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.outcome?.$case) {
+      case "response":
+        IssuedTickets.encode(message.outcome.value, writer.uint32(10).fork()).join();
+        break;
+      case "refusal":
+        Refusal.encode(message.outcome.value, writer.uint32(18).fork()).join();
+        break;
+    }
+    if (message.replayed !== false) {
+      writer.uint32(24).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueTicketsOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueTicketsOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcome = { $case: "response", value: IssuedTickets.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = { $case: "refusal", value: Refusal.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /** Tickets: issued in catalog's inventory (decision 0030), read back by id or as lists. */
 export type TicketServiceService = typeof TicketServiceService;
 export const TicketServiceService = {
@@ -2304,6 +2548,23 @@ export const TicketServiceService = {
     requestDeserialize: (value: Buffer): IssueTicketsRequest => IssueTicketsRequest.decode(value),
     responseSerialize: (value: IssuedTickets): Buffer => Buffer.from(IssuedTickets.encode(value).finish()),
     responseDeserialize: (value: Buffer): IssuedTickets => IssuedTickets.decode(value),
+  },
+  /**
+   * IssueTickets calls made at the same moment under one API key, as one call (decision 0058):
+   * each runs as it would have alone, with its own request id, deadline and Idempotency-Key, and
+   * the answer gives each one's outcome, in the request's order. Only a failure of the whole call
+   * (ticketing unavailable, say) leaves the outcomes unknown.
+   */
+  issueTicketsTogether: {
+    path: "/ticketing.v1.TicketService/IssueTicketsTogether" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: IssueTicketsTogetherRequest): Buffer =>
+      Buffer.from(IssueTicketsTogetherRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IssueTicketsTogetherRequest => IssueTicketsTogetherRequest.decode(value),
+    responseSerialize: (value: IssueTicketsOutcomes): Buffer =>
+      Buffer.from(IssueTicketsOutcomes.encode(value).finish()),
+    responseDeserialize: (value: Buffer): IssueTicketsOutcomes => IssueTicketsOutcomes.decode(value),
   },
   /**
    * Complimentary tickets: price 0, the reason recorded, counted against the tier's capacity like
@@ -2451,6 +2712,13 @@ export interface TicketServiceServer extends UntypedServiceImplementation {
    */
   issueTickets: handleUnaryCall<IssueTicketsRequest, IssuedTickets>;
   /**
+   * IssueTickets calls made at the same moment under one API key, as one call (decision 0058):
+   * each runs as it would have alone, with its own request id, deadline and Idempotency-Key, and
+   * the answer gives each one's outcome, in the request's order. Only a failure of the whole call
+   * (ticketing unavailable, say) leaves the outcomes unknown.
+   */
+  issueTicketsTogether: handleUnaryCall<IssueTicketsTogetherRequest, IssueTicketsOutcomes>;
+  /**
    * Complimentary tickets: price 0, the reason recorded, counted against the tier's capacity like
    * a sale but outside its sales window and per-order limits (an event not yet canceled or
    * completed). Idempotent under an Idempotency-Key like IssueTickets.
@@ -2517,6 +2785,27 @@ export interface TicketServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: IssuedTickets) => void,
+  ): ClientUnaryCall;
+  /**
+   * IssueTickets calls made at the same moment under one API key, as one call (decision 0058):
+   * each runs as it would have alone, with its own request id, deadline and Idempotency-Key, and
+   * the answer gives each one's outcome, in the request's order. Only a failure of the whole call
+   * (ticketing unavailable, say) leaves the outcomes unknown.
+   */
+  issueTicketsTogether(
+    request: IssueTicketsTogetherRequest,
+    callback: (error: ServiceError | null, response: IssueTicketsOutcomes) => void,
+  ): ClientUnaryCall;
+  issueTicketsTogether(
+    request: IssueTicketsTogetherRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: IssueTicketsOutcomes) => void,
+  ): ClientUnaryCall;
+  issueTicketsTogether(
+    request: IssueTicketsTogetherRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: IssueTicketsOutcomes) => void,
   ): ClientUnaryCall;
   /**
    * Complimentary tickets: price 0, the reason recorded, counted against the tier's capacity like
