@@ -10,8 +10,8 @@
  * single-row conditional update every sale rests on (`UPDATE … SET held = held + 1 WHERE held +
  * sold + 1 <= capacity`, one row, the same concurrency up to 50 clients), the baseline the
  * issuance rate is compared with. Beside it, the sale floor: the same request through Express 5
- * and two gRPC hops, batched below the first as the sale's are, to that update, with none of a
- * sale's own work (floor/*.mjs): about the most this stack could sell on this machine. Then the
+ * and two gRPC hops, each batched as the sale's are, to that update, with none of a sale's own
+ * work (floor/*.mjs): about the most this stack could sell on this machine. Then the
  * CPU budget the goal leaves a sale (ratio 0.5: two cores' milliseconds a second over half of
  * pgbench's rate), beside what this run's sales and the floor's requests cost. Last, one JSON
  * line:
@@ -89,10 +89,10 @@ function pgbenchTps(url: string, connections: number): number {
 
 /**
  * The sale floor: the least a sale shaped as ours can cost with this stack, measured on this
- * machine in this run. The issuance request goes through Express 5 and one gRPC call, as through
- * the gateway to ticketing; the middle hop sends the calls that arrive together on as one, as
- * ticketing batches its holds, and the last runs the conditional update once per batch; nothing
- * else (floor/*.mjs). Warmed up as the services are, then measured: its requests per second at
+ * machine in this run. The issuance requests of one turn go through Express 5 and one gRPC call,
+ * as the gateway sends them to ticketing; the middle hop sends the sales that arrive together on
+ * as one, as ticketing batches its holds, and the last runs the conditional update once per
+ * batch; nothing else (floor/*.mjs). Warmed up as the services are, then measured: its requests per second at
  * `connections`, and the CPU milliseconds per request of every process it ran on (its three
  * servers, PostgreSQL and this process, the load generator).
  */
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
     console.log(`latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
     console.log(`tier after: capacity ${counters.capacity}, held ${counters.held}, sold ${counters.sold}`);
     console.log(`pgbench, the same conditional update on one row, ${pgbenchClients} clients: ${tps.toFixed(0)} tps; ratio ${(issuedPerSecond / tps).toFixed(3)}`);
-    console.log(`sale floor (Express → gRPC → batched gRPC → that update, no other work), ${options.connections} connections: ${floor.perSecond.toFixed(0)} requests/s; ratio ${(floor.perSecond / tps).toFixed(3)}`);
+    console.log(`sale floor (Express → batched gRPC → batched gRPC → that update, no other work), ${options.connections} connections: ${floor.perSecond.toFixed(0)} requests/s; ratio ${(floor.perSecond / tps).toFixed(3)}`);
     console.log('\nCPU ms per issued ticket, by process');
     for (const [name, ms] of spent) console.log(`${name.padEnd(28)}${(issued > 0 ? ms / issued : 0).toFixed(3).padStart(10)}`);
     const cpuMsPerSale = issued > 0 ? [...spent.values()].reduce((sum, ms) => sum + ms, 0) / issued : 0;
