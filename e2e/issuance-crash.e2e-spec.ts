@@ -22,6 +22,7 @@ const QUICK_REDRIVE = { REDRIVE_INTERVAL_MS: '500', REDRIVE_AFTER_MS: '1000', IS
  * issuance has its ticket by then.
  */
 const SLOW_CATALOG = { REPLY_DELAY_MS: '2000' };
+const CATALOG_SLOWED_A_LITTLE = { REPLY_DELAY_MS: '300' };
 const RUSH_AFTER_MS = 300;
 const KILL_AFTER_MS = 5100;
 const PRICE = 2500;
@@ -87,8 +88,10 @@ describe('issuance: sold equals tickets after a process dies mid-issuance', () =
     expect((await api.get(`/v1/tickets?event_id=${event.body.id}`)).body.data).toHaveLength(11);
   }, 120_000);
   it('after catalog and ticketing are killed again and again in the middle of a rush, each sold unit has its ticket', async () => {
-    // Replies slowed a little, so that kills land between an issuance's steps rather than around them.
-    await restart('catalog', { REPLY_DELAY_MS: '200' });
+    // Replies slowed a little, so that kills land between an issuance's steps rather than around
+    // them: a wave's hold is answered at about 300 ms and its commit, made at once, at about
+    // 600 ms, when the kill lands (with 200 ms, sales made together finished before it).
+    await restart('catalog', CATALOG_SLOWED_A_LITTLE);
     await restart('ticketing', QUICK_REDRIVE);
     const { secret_key: key } = await createAccount();
     const api = as(key);
@@ -112,7 +115,7 @@ describe('issuance: sold equals tickets after a process dies mid-issuance', () =
       sent.push(...wave(15));
       await pause(600);
       await kill(readPids()[victim]!);
-      await restart(victim, victim === 'ticketing' ? QUICK_REDRIVE : { REPLY_DELAY_MS: '200' });
+      await restart(victim, victim === 'ticketing' ? QUICK_REDRIVE : CATALOG_SLOWED_A_LITTLE);
     }
     await Promise.all(sent);
 

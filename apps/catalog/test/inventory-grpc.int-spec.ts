@@ -395,10 +395,15 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     });
   });
 
-  describe('batch calls (decision 0054)', () => {
-    const reserveBatch = (claims: InternalClaims, reservations: catalogV1.ReserveInventoryRequest[]) =>
-      callUnary(inventory.reserveInventoryBatch.bind(inventory), { reservations }, claims, options);
-    const commitBatch = (claims: InternalClaims, reservationIds: string[]) => callUnary(inventory.commitReservationBatch.bind(inventory), { reservation_ids: reservationIds }, claims, options);
+  describe('calls together (decisions 0054, 0058)', () => {
+    const callOf = <TRequest>(request: TRequest, requestId = newId('req')) => ({
+      metadata: { request_id: requestId, deadline_at_ms: Date.now() + 10_000, idempotency_key: '', idempotency_fingerprint: '' },
+      request,
+    });
+    const reserveTogether = (claims: InternalClaims, reservations: catalogV1.ReserveInventoryRequest[]) =>
+      callUnary(inventory.reserveInventoryTogether.bind(inventory), { calls: reservations.map((reservation) => callOf(reservation)) }, claims, options);
+    const commitTogether = (claims: InternalClaims, reservationIds: string[]) =>
+      callUnary(inventory.commitReservationTogether.bind(inventory), { calls: reservationIds.map((id) => callOf({ reservation_id: id })) }, claims, options);
     const request = (eventId: string, tierId: string, fields: Partial<catalogV1.ReserveInventoryRequest> = {}): catalogV1.ReserveInventoryRequest => ({
       reservation_id: newId('iss'),
       event_id: eventId,
@@ -411,7 +416,7 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     });
     /** Each outcome as [the reservation's status, or the refusal's code and param]. */
     const summary = ({ outcomes }: catalogV1.ReservationOutcomes) =>
-      outcomes.map(({ outcome }) => (outcome?.$case === 'reservation' ? outcome.value.status : outcome?.$case === 'refusal' ? `${outcome.value.code}:${outcome.value.param}` : 'none'));
+      outcomes.map(({ outcome }) => (outcome?.$case === 'response' ? outcome.value.status : outcome?.$case === 'refusal' ? `${outcome.value.code}:${outcome.value.param}` : 'none'));
 
     it('holds or refuses each reservation as its own call would, in one statement per tier, answering in the request’s order', async () => {
       const claims = tenant();
@@ -421,7 +426,7 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
       const statements = jest.spyOn(ReservationRepository.prototype, 'reserveAll');
       let answer: catalogV1.ReservationOutcomes;
       try {
-        answer = await reserveBatch(claims, [
+        answer = await reserveTogether(claims, [
           repeated,
           request(eventId, tierId, { quantity: 2 }),
           request(other.eventId, other.tierId, { quantity: 2 }),
@@ -436,11 +441,11 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
       }
       expect(summary(answer)).toEqual(['held', 'held', 'held', 'sold_out:', 'parameter_invalid:quantity', 'resource_missing:tier_id']);
       const first = answer.outcomes[0]!.outcome;
-      expect(first?.$case === 'reservation' && first.value).toMatchObject({ id: repeated.reservation_id, quote: { total: 1500 }, tier: { id: tierId } });
+      expect(first?.$case === 'response' && first.value).toMatchObject({ id: repeated.reservation_id, quote: { total: 1500 }, tier: { id: tierId } });
       expect(await counters(tierId)).toEqual({ held: 3, sold: 0 });
       expect(await counters(other.tierId)).toEqual({ held: 2, sold: 0 });
-      // The same reservation again, in another batch, answers it as it is and takes nothing more.
-      expect(summary(await reserveBatch(claims, [repeated]))).toEqual(['held']);
+      // The same reservation again, in another call, answers it as it is and takes nothing more.
+      expect(summary(await reserveTogether(claims, [repeated]))).toEqual(['held']);
       expect(await counters(tierId)).toEqual({ held: 3, sold: 0 });
     });
 
@@ -449,24 +454,24 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
       const { eventId, tierId } = await eventWithTier(claims, { capacity: 10 });
       const [kept, released] = await Promise.all([reserve(claims, { event_id: eventId, tier_id: tierId, quantity: 2 }), reserve(claims, { event_id: eventId, tier_id: tierId })]);
       await release(claims, released.id);
-      const answer = await commitBatch(claims, [kept.id, released.id, newId('iss'), kept.id]);
+      const answer = await commitTogether(claims, [kept.id, released.id, newId('iss'), kept.id]);
       expect(summary(answer)).toEqual(['committed', 'reservation_released:', 'resource_missing:reservation_id', 'committed']);
       expect(await counters(tierId)).toEqual({ held: 0, sold: 2 });
     });
 
-    it('keeps tenants apart: another tenant’s batch commits none of the reservations', async () => {
+    it('keeps tenants apart: another tenant’s call commits none of the reservations', async () => {
       const claims = tenant();
       const { eventId, tierId } = await eventWithTier(claims);
       const held = await reserve(claims, { event_id: eventId, tier_id: tierId });
-      expect(summary(await commitBatch(tenant(), [held.id]))).toEqual(['resource_missing:reservation_id']);
+      expect(summary(await commitTogether(tenant(), [held.id]))).toEqual(['resource_missing:reservation_id']);
       expect(await counters(tierId)).toEqual({ held: 1, sold: 0 });
     });
 
-    it('refuses a batch of more than 500 reservations whole, holding nothing', async () => {
+    it('refuses a call standing for more than 500 whole, holding nothing', async () => {
       const claims = tenant();
       const { eventId, tierId } = await eventWithTier(claims, { capacity: 1000 });
-      await expect(reserveBatch(claims, Array.from({ length: 501 }, () => request(eventId, tierId)))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'reservations' });
-      await expect(commitBatch(claims, Array.from({ length: 501 }, () => newId('iss')))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'reservation_ids' });
+      await expect(reserveTogether(claims, Array.from({ length: 501 }, () => request(eventId, tierId)))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'calls' });
+      await expect(commitTogether(claims, Array.from({ length: 501 }, () => newId('iss')))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'calls' });
       expect(await counters(tierId)).toEqual({ held: 0, sold: 0 });
     });
   });

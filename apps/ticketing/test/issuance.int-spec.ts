@@ -819,15 +819,15 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(20);
   });
 
-  it('holds and commits the units of issuances made at the same moment in one catalog call each, not one per issuance (decision 0054)', async () => {
+  it('holds and commits the units of issuances made at the same moment in one catalog call each, not one per issuance (decisions 0054, 0058)', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims, { capacity: 30 });
-    const [reservesBefore, batchesBefore, commitsBefore] = [catalogSide.double.reserveCalls, catalogSide.double.reserveBatchCalls, catalogSide.double.commitBatchCalls];
+    const [reservesBefore, batchesBefore, commitsBefore] = [catalogSide.double.reserveCalls, catalogSide.double.reserveTogetherCalls, catalogSide.double.commitTogetherCalls];
     const sales = await Promise.all(Array.from({ length: 30 }, (_, index) => issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: `order-${index}`, amount: 2500 } }))));
     expect(sales.flatMap((sale) => sale.tickets)).toHaveLength(30);
     expect(catalogSide.double.reserveCalls - reservesBefore).toBe(30);
-    expect(catalogSide.double.reserveBatchCalls - batchesBefore).toBeLessThan(10);
-    expect(catalogSide.double.commitBatchCalls - commitsBefore).toBeLessThan(10);
+    expect(catalogSide.double.reserveTogetherCalls - batchesBefore).toBeLessThan(10);
+    expect(catalogSide.double.commitTogetherCalls - commitsBefore).toBeLessThan(10);
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 30 });
   });
 

@@ -1,6 +1,6 @@
 import { Metadata, status as GrpcStatus, type CallOptions, type ServiceError } from '@grpc/grpc-js';
 import { internalTokenFor, type InternalClaims } from '@ticketing/auth';
-import { CallsTogether } from './calls-together';
+import { CallsTogether, type CallsTogetherOptions } from './calls-together';
 import type { CallerOptions } from './client';
 import { DEADLINE_METADATA, INTERNAL_TOKEN_METADATA } from './server';
 import type { CallsTogetherMessage, TogetherOutcomesMessage } from './together-messages';
@@ -17,13 +17,13 @@ interface SentCall {
 }
 
 /** A `…Together` method that records each call and lets the test answer it. */
-function recordingMethod() {
+function recordingMethod(togetherOptions: CallsTogetherOptions = {}) {
   const sent: SentCall[] = [];
   const method = (message: CallsTogetherMessage<{ n: number }>, metadata: Metadata, callOptions: Partial<CallOptions>, callback: (error: ServiceError | null, answer: TogetherOutcomesMessage<{ doubled: number }>) => void) => {
     sent.push({ message, metadata, deadline: callOptions.deadline as Date, answer: (error, outcomes = []) => callback(error as ServiceError | null, { outcomes }) });
     return {} as never;
   };
-  return { sent, together: new CallsTogether<{ n: number }, { doubled: number }>(method) };
+  return { sent, together: new CallsTogether<{ n: number }, { doubled: number }>(method, togetherOptions) };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -71,6 +71,22 @@ describe('CallsTogether (decision 0058)', () => {
     await settle();
     expect(sent.map(({ message }) => message.calls.map((call) => call.request!.n))).toEqual([[1], [2], [3]]);
     expect(new Set(sent.map(({ metadata }) => metadata.get(INTERNAL_TOKEN_METADATA)[0])).size).toBe(2);
+  });
+
+  it('with waitForCallInFlight, keeps the calls made while a principal’s call is on its way until it ends, then sends them together at once', async () => {
+    const { sent, together } = recordingMethod({ waitForCallInFlight: true });
+    const first = together.call({ n: 1 }, claimsOf('acct_1', 'req_1'), options);
+    await settle();
+    void together.call({ n: 2 }, claimsOf('acct_1', 'req_2'), options);
+    await settle();
+    void together.call({ n: 3 }, claimsOf('acct_1', 'req_3'), options);
+    void together.call({ n: 4 }, claimsOf('acct_2', 'req_4'), options);
+    await settle();
+    // acct_1's later calls wait for its first; acct_2 has nothing on its way.
+    expect(sent.map(({ message }) => message.calls.map((call) => call.request!.n))).toEqual([[1], [4]]);
+    sent[0]!.answer(null, [{ outcome: { $case: 'response', value: { doubled: 2 } }, replayed: false }]);
+    await expect(first).resolves.toEqual({ doubled: 2 });
+    expect(sent.map(({ message }) => message.calls.map((call) => call.request!.n))).toEqual([[1], [4], [2, 3]]);
   });
 
   it('sends a full batch of 500 at once; the calls after it wait for the turn', async () => {

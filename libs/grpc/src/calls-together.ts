@@ -7,6 +7,16 @@ import { DEADLINE_METADATA, INTERNAL_TOKEN_METADATA } from './server';
 import { grpcErrorToApiError } from './status-mapping';
 import { MAX_CALLS_TOGETHER, type CallsTogetherMessage, type TogetherOutcomesMessage } from './together-messages';
 
+export interface CallsTogetherOptions {
+  /**
+   * While a batch call of a principal is on its way, its next calls wait for it to end, then go
+   * together at once (as GroupCommit batches statements): fewer, larger calls under a stream of
+   * calls, for a service that shares work across the items of a call (catalog, decision 0054).
+   * Without it, each turn's calls leave at the end of the turn, adding no wait.
+   */
+  waitForCallInFlight?: boolean;
+}
+
 interface WaitingCall<TRequest, TResponse> {
   request: TRequest;
   claims: InternalClaims;
@@ -24,10 +34,15 @@ interface WaitingCall<TRequest, TResponse> {
  * whole call failed, the failure's ApiError (an unknown outcome, as for a call sent alone).
  */
 export class CallsTogether<TRequest, TResponse> {
-  /** Calls waiting for the next turn, by the internal token of their principal. */
+  /** Calls waiting to be sent, by the internal token of their principal. */
   private readonly waiting = new Map<string, Array<WaitingCall<TRequest, TResponse>>>();
+  /** Principals (by token) with a batch call on its way, with `waitForCallInFlight`. */
+  private readonly inFlight = new Set<string>();
 
-  constructor(private readonly method: UnaryMethod<CallsTogetherMessage<TRequest>, TogetherOutcomesMessage<TResponse>>) {}
+  constructor(
+    private readonly method: UnaryMethod<CallsTogetherMessage<TRequest>, TogetherOutcomesMessage<TResponse>>,
+    private readonly options: CallsTogetherOptions = {},
+  ) {}
 
   call(request: TRequest, claims: InternalClaims, options: CallerOptions): Promise<TResponse> {
     const token = internalTokenFor(claims, options.tokenSecret);
@@ -36,7 +51,8 @@ export class CallsTogether<TRequest, TResponse> {
       if (!calls) {
         calls = [];
         this.waiting.set(token, calls);
-        setImmediate(() => this.sendWaiting(token, calls!));
+        // With a call of the principal on its way, these leave when it ends.
+        if (!this.inFlight.has(token)) setImmediate(() => this.sendWaiting(token, calls!));
       }
       calls.push({ request, claims, options, deadlineAtMs: Date.now() + options.deadlineMs, resolve, reject });
       if (calls.length === MAX_CALLS_TOGETHER) this.sendWaiting(token, calls);
@@ -47,6 +63,7 @@ export class CallsTogether<TRequest, TResponse> {
     // A full batch left before its turn came; the calls made since wait in a batch of their own.
     if (this.waiting.get(token) !== calls) return;
     this.waiting.delete(token);
+    if (this.options.waitForCallInFlight) this.inFlight.add(token);
     // A call waits (up to its deadline) for a service that is restarting instead of failing at once.
     const metadata = new Metadata({ waitForReady: true });
     metadata.set(INTERNAL_TOKEN_METADATA, token);
@@ -65,6 +82,7 @@ export class CallsTogether<TRequest, TResponse> {
       })),
     };
     this.method(message, metadata, { deadline: new Date(deadlineAtMs) }, (error, answer) => {
+      this.sendAfter(token);
       if (error) {
         const failure = grpcErrorToApiError(error);
         for (const call of calls) call.reject(failure);
@@ -78,5 +96,13 @@ export class CallsTogether<TRequest, TResponse> {
         else call.resolve(outcome);
       });
     });
+  }
+
+  /** With `waitForCallInFlight`, the principal's call has ended: the calls that waited for it go now. */
+  private sendAfter(token: string): void {
+    if (!this.options.waitForCallInFlight) return;
+    this.inFlight.delete(token);
+    const next = this.waiting.get(token);
+    if (next) this.sendWaiting(token, next);
   }
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '@ticketing/errors';
-import { answerEach, eachOutcome, fromOutcomeMessage, fromRefusalMessage, outcomesOf, toOutcomeMessage, toRefusalMessage } from './refusals';
+import { fromOutcomeMessage, fromRefusalMessage, toOutcomeMessage, toRefusalMessage } from './refusals';
 
 describe('batch outcomes', () => {
   it('carries a refusal with its code, message and parameter, and brings it back as the same ApiError', () => {
@@ -15,46 +15,13 @@ describe('batch outcomes', () => {
   });
 
   it('answers each item’s value or refusal under the oneof, and reads them back', () => {
-    const value = toOutcomeMessage('reservation', { id: 'iss_1' });
-    const refused = toOutcomeMessage('reservation', new ApiError('sold_out', 'Tier is sold out.'));
+    const value = toOutcomeMessage('response', { id: 'iss_1' });
+    const refused = toOutcomeMessage('response', new ApiError('sold_out', 'Tier is sold out.'));
     expect([value, refused]).toEqual([
-      { $case: 'reservation', value: { id: 'iss_1' } },
+      { $case: 'response', value: { id: 'iss_1' } },
       { $case: 'refusal', value: { code: 'sold_out', message: 'Tier is sold out.', param: '' } },
     ]);
     expect(fromOutcomeMessage(value)).toEqual({ id: 'iss_1' });
     expect(fromOutcomeMessage(refused)).toBeInstanceOf(ApiError);
-  });
-
-  it('runs every item, keeping refusals per item, and fails the whole batch on anything else', async () => {
-    const run = async (item: number) => {
-      if (item === 2) throw new ApiError('sold_out', 'Tier is sold out.');
-      return item * 10;
-    };
-    const outcomes = await eachOutcome([1, 2, 3], run);
-    expect(outcomes[0]).toBe(10);
-    expect(outcomes[1]).toMatchObject({ code: 'sold_out' });
-    expect(outcomes[2]).toBe(30);
-    await expect(
-      eachOutcome([1, 2], async (item) => {
-        if (item === 2) throw new Error('connection lost');
-        return item;
-      }),
-    ).rejects.toThrow('connection lost');
-  });
-
-  it('answers a batch call item by item, in order, and reads the answer back as values and refusals', async () => {
-    const answer = await answerEach('reservation', ['iss_1', 'iss_2'], async (id) => {
-      if (id === 'iss_2') throw new ApiError('reservation_released', 'Released.');
-      return { id };
-    });
-    expect(answer).toEqual({
-      outcomes: [
-        { outcome: { $case: 'reservation', value: { id: 'iss_1' } } },
-        { outcome: { $case: 'refusal', value: { code: 'reservation_released', message: 'Released.', param: '' } } },
-      ],
-    });
-    const [held, released] = outcomesOf(answer);
-    expect(held).toEqual({ id: 'iss_1' });
-    expect(released).toMatchObject({ code: 'reservation_released', status: 409 });
   });
 });

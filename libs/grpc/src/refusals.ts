@@ -36,34 +36,3 @@ export function fromOutcomeMessage<Value>(outcome: OutcomeMessage<string, Value>
   if (!outcome) return new ApiError('internal_error', 'A batch call answered an item without its outcome.');
   return outcome.$case === 'refusal' ? fromRefusalMessage(outcome.value as RefusalMessage) : (outcome.value as Value);
 }
-
-/**
- * Runs each item of a batch call as its own call would run, together: each one's value, or the
- * ApiError that refused it. Anything else thrown fails the whole call, leaving every item's
- * outcome unknown to the caller, as a failed single call would.
- */
-export function eachOutcome<Item, Value>(items: readonly Item[], run: (item: Item) => Promise<Value>): Promise<Array<Value | ApiError>> {
-  return Promise.all(
-    items.map((item) =>
-      run(item).catch((error: unknown) => {
-        if (error instanceof ApiError) return error;
-        throw error;
-      }),
-    ),
-  );
-}
-
-/** A batch call's answer: one outcome per item, in the request's order (catalog.v1.ReservationOutcomes, say). */
-export interface OutcomesMessage<Case extends string, Value> {
-  outcomes: Array<{ outcome: OutcomeMessage<Case, Value> | undefined }>;
-}
-
-/** A batch call's handler: each item run as its own call would be, together, and answered as its value under `valueCase` or its refusal. */
-export async function answerEach<Case extends string, Item, Value>(valueCase: Case, items: readonly Item[], run: (item: Item) => Promise<Value>): Promise<OutcomesMessage<Case, Value>> {
-  return { outcomes: (await eachOutcome(items, run)).map((outcome) => ({ outcome: toOutcomeMessage(valueCase, outcome) })) };
-}
-
-/** A batch call's answer as each item's value, or the ApiError that refused it. */
-export function outcomesOf<Value>(answer: OutcomesMessage<string, Value>): Array<Value | ApiError> {
-  return answer.outcomes.map(({ outcome }) => fromOutcomeMessage(outcome));
-}

@@ -12,6 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Registry } from 'prom-client';
 import { verifiedInternalToken, type InternalPrincipal } from '@ticketing/auth';
+import { ApiError } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import type { CallContext } from './call-context';
 import { CallRunner, type CallOutcome } from './call-runner';
@@ -159,7 +160,9 @@ export function implementService<TServer extends UntypedServiceImplementation, T
       const principal = principalOf(call, options.tokenSecret);
       if (!principal) return callback(UNAUTHENTICATED);
       const { calls } = call.request as { calls: Array<CallTogetherMessage<unknown>> };
-      if (calls.length > MAX_CALLS_TOGETHER) return callback({ code: GrpcStatus.INVALID_ARGUMENT, details: `at most ${MAX_CALLS_TOGETHER} calls go together` });
+      if (calls.length > MAX_CALLS_TOGETHER) {
+        return callback(apiErrorToGrpc(new ApiError('parameter_invalid', `At most ${MAX_CALLS_TOGETHER} calls go together; this one carried ${calls.length}.`, { param: 'calls' })));
+      }
       // The path of the RPC the items are calls of, as their Idempotency-Keys are scoped when sent alone.
       const path = call.getPath().replace(/Together$/, '');
       const wholeCallDeadline = deadlineOf(call);

@@ -6,7 +6,7 @@ import type { PrismaClient } from '../db';
 import { announceWrites, type CatalogChanges } from '../reads/announce-writes';
 import { discountGrpcHandlers } from './discount.grpc';
 import { eventGrpcHandlers } from './event.grpc';
-import { inventoryGrpcHandlers } from './inventory.grpc';
+import { INVENTORY_CALLS_TOGETHER, inventoryGrpcHandlers } from './inventory.grpc';
 import { organizationGrpcHandlers } from './organization.grpc';
 import { seatMapGrpcHandlers } from './seat-map.grpc';
 import { tierGrpcHandlers } from './tier.grpc';
@@ -39,7 +39,14 @@ export function catalogGrpcServices(
       definition: catalogV1.SeatMapServiceService,
       implementation: implementService<catalogV1.SeatMapServiceServer>(announceWrites(seatMapGrpcHandlers(prisma), ['getSeatMap'], changes), options),
     },
-    { definition: catalogV1.InventoryServiceService, implementation: implementService<catalogV1.InventoryServiceServer>(announceWrites(inventoryGrpcHandlers(prisma), [], changes), options) },
+    {
+      definition: catalogV1.InventoryServiceService,
+      implementation: implementService<catalogV1.InventoryServiceServer, (typeof INVENTORY_CALLS_TOGETHER)[number]>(
+        announceWrites(inventoryGrpcHandlers(prisma), [], changes),
+        options,
+        INVENTORY_CALLS_TOGETHER,
+      ),
+    },
     {
       definition: catalogV1.DiscountServiceService,
       implementation: implementService<catalogV1.DiscountServiceServer>(

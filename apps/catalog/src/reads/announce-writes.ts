@@ -12,14 +12,10 @@ export interface CatalogChanges {
  * goes out (decision 0051). Anything not listed as a read counts as a write, so an RPC added
  * later is announced unless someone decides it only reads.
  */
-export function announceWrites<TServer>(
-  handlers: AsyncServiceImplementation<TServer>,
-  reads: ReadonlyArray<keyof AsyncServiceImplementation<TServer>>,
-  changes: CatalogChanges,
-): AsyncServiceImplementation<TServer> {
+export function announceWrites<THandlers extends Partial<AsyncServiceImplementation<unknown>>>(handlers: THandlers, reads: ReadonlyArray<keyof THandlers>, changes: CatalogChanges): THandlers {
   const announced: Record<string, (request: unknown, context: CallContext) => Promise<unknown>> = {};
   for (const [name, handler] of Object.entries(handlers as Record<string, (request: unknown, context: CallContext) => Promise<unknown>>)) {
-    announced[name] = reads.includes(name as keyof AsyncServiceImplementation<TServer>)
+    announced[name] = reads.includes(name as keyof THandlers)
       ? handler
       : async (request, context) => {
           try {
@@ -29,5 +25,5 @@ export function announceWrites<TServer>(
           }
         };
   }
-  return announced as AsyncServiceImplementation<TServer>;
+  return announced as THandlers;
 }

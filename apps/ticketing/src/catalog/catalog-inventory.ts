@@ -1,8 +1,7 @@
 import type { InternalClaims } from '@ticketing/auth';
 import { catalogV1, RESERVATION_KIND_MESSAGES } from '@ticketing/contracts';
-import { GroupCommit } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
-import { createGrpcClient, outcomesOf, serviceCalls, type CallerOptions } from '@ticketing/grpc';
+import { CallsTogether, createGrpcClient, serviceCalls, type CallerOptions } from '@ticketing/grpc';
 import type { TicketingIssuance } from '../domain/issuance';
 import type { HeldSeat, SeatHoldPurpose } from '../domain/seat-hold';
 import type { TierFacts } from '../domain/upgrade';
@@ -68,15 +67,6 @@ const ONLY_ITEM = 'items[0].';
 
 const tierKey = (claims: InternalClaims, tierId: string) => `${claims.tenant?.account_id}/${claims.tenant?.mode}/${tierId}`;
 
-/** Calls made with the same key of the same tenant can share one token, so one batch call. */
-const principalKey = (claims: InternalClaims) => `${claims.tenant?.account_id}/${claims.tenant?.mode}/${claims.key?.id ?? ''}`;
-
-/** A call of a batch: the principal it acts for, and what it asks. */
-interface BatchedCall<Request> {
-  claims: InternalClaims;
-  request: Request;
-}
-
 /** How long the units of an issuance under way stay held in catalog if it never commits. */
 export const ISSUANCE_HOLD_SECONDS = 60;
 
@@ -98,27 +88,22 @@ const BEST_EFFORT_DEADLINE_MS = 2_000;
  */
 export class CatalogInventory {
   /**
-   * Reservations and commits of one principal made at the same moment go to catalog in one batch
-   * call (decision 0054), and those made while it runs in the next: an on-sale rush costs catalog
-   * a call per batch, not two per sale. Each item is held, committed or refused on its own, as its
-   * own call would be; a batch call that fails leaves each of its items' outcomes unknown. A batch
-   * call carries its first item's request id.
+   * Reservations and commits of one principal made at the same moment go to catalog as one call
+   * (decisions 0054, 0058), and those made while it is on its way in the next: an on-sale rush
+   * costs catalog a call per batch, not two per sale. Each keeps its own request id and outcome;
+   * a call that fails leaves each of its items' outcomes unknown.
    */
-  private readonly reservations = new GroupCommit<BatchedCall<catalogV1.ReserveInventoryRequest>, catalogV1.Reservation>(async (_key, calls) =>
-    outcomesOf(await this.inventoryCalls(calls).reserveInventoryBatch({ reservations: calls.map((call) => call.request) })),
-  );
-  private readonly commits = new GroupCommit<BatchedCall<string>, catalogV1.Reservation>(async (_key, calls) =>
-    outcomesOf(await this.inventoryCalls(calls).commitReservationBatch({ reservation_ids: calls.map((call) => call.request) })),
-  );
+  private readonly reservations: CallsTogether<catalogV1.ReserveInventoryRequest, catalogV1.Reservation>;
+  private readonly commits: CallsTogether<catalogV1.CommitReservationRequest, catalogV1.Reservation>;
 
   constructor(
     private readonly clients: CatalogClients,
     private readonly options: Omit<CallerOptions, 'idempotency'>,
     private readonly soldOut: SoldOutMemo = new SoldOutMemo(0),
-  ) {}
-
-  private inventoryCalls(batch: Array<BatchedCall<unknown>>) {
-    return serviceCalls(this.clients.inventory, batch[0]!.claims, this.options);
+  ) {
+    const { inventory } = clients;
+    this.reservations = new CallsTogether(inventory.reserveInventoryTogether.bind(inventory), { waitForCallInFlight: true });
+    this.commits = new CallsTogether(inventory.commitReservationTogether.bind(inventory), { waitForCallInFlight: true });
   }
 
   /**
@@ -159,12 +144,10 @@ export class CatalogInventory {
       ttl_seconds: ISSUANCE_HOLD_SECONDS,
       customer_id: issuance.customer_id,
     };
-    const reservation = await this.reservations
-      .run(principalKey(claims), { claims, request })
-      .catch((error: unknown) => {
-        this.soldOut.remember(tierKey(claims, issuance.tier_id), issuance.quantity, error);
-        throw error;
-      });
+    const reservation = await this.reservations.call(request, claims, this.options).catch((error: unknown) => {
+      this.soldOut.remember(tierKey(claims, issuance.tier_id), issuance.quantity, error);
+      throw error;
+    });
     const { quote, tier } = reservation;
     return {
       currency: tier!.currency,
@@ -190,7 +173,7 @@ export class CatalogInventory {
 
   /** The issuance's held units become sold; committing again answers the same. */
   async commit(claims: InternalClaims, issuanceId: string): Promise<void> {
-    await this.commits.run(principalKey(claims), { claims, request: issuanceId });
+    await this.commits.call({ reservation_id: issuanceId }, claims, this.options);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc
 import { tenantKey, type Tenant } from '@ticketing/auth';
 import { catalogV1 } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
-import { answerEach, implementService, type AsyncServiceImplementation, type CallContext, type GrpcServerOptions } from '@ticketing/grpc';
+import { implementService, type AsyncServiceImplementation, type CallContext, type GrpcServerOptions } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 
 interface DoubleTier {
@@ -37,10 +37,10 @@ export class CatalogDouble {
   customerDiscount = 0;
   /** Reservations asked for, alone or in a batch, refused ones included. */
   reserveCalls = 0;
-  /** ReserveInventoryBatch calls received. */
-  reserveBatchCalls = 0;
-  /** CommitReservationBatch calls received. */
-  commitBatchCalls = 0;
+  /** ReserveInventoryTogether calls received. */
+  reserveTogetherCalls = 0;
+  /** CommitReservationTogether calls received. */
+  commitTogetherCalls = 0;
   /** Each event's seats, by seat id, with the tier each sells under. */
   private readonly seats = new Map<string, Map<string, string>>();
   private readonly codeDiscounts = new Map<string, DoubleCodeDiscount>();
@@ -120,7 +120,7 @@ export class CatalogDouble {
 
   services(options: GrpcServerOptions): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
     return [
-      { definition: catalogV1.InventoryServiceService, implementation: implementService<catalogV1.InventoryServiceServer>(this.inventoryHandlers(), options) },
+      { definition: catalogV1.InventoryServiceService, implementation: this.inventoryService(options) },
       // Only GetEvent, of the events the double has tiers in: the other event RPCs answer UNIMPLEMENTED.
       {
         definition: catalogV1.EventServiceService,
@@ -318,7 +318,23 @@ export class CatalogDouble {
     return reservation;
   }
 
-  private inventoryHandlers(): AsyncServiceImplementation<catalogV1.InventoryServiceServer> {
+  /** Inventory as catalog serves it, its calls also taken together; the calls together are counted. */
+  private inventoryService(options: GrpcServerOptions): catalogV1.InventoryServiceServer {
+    const served = implementService<catalogV1.InventoryServiceServer, 'reserveInventory' | 'commitReservation'>(this.inventoryHandlers(), options, ['reserveInventory', 'commitReservation']);
+    return {
+      ...served,
+      reserveInventoryTogether: (call, callback) => {
+        this.reserveTogetherCalls += 1;
+        served.reserveInventoryTogether(call, callback);
+      },
+      commitReservationTogether: (call, callback) => {
+        this.commitTogetherCalls += 1;
+        served.commitReservationTogether(call, callback);
+      },
+    };
+  }
+
+  private inventoryHandlers(): Omit<AsyncServiceImplementation<catalogV1.InventoryServiceServer>, 'reserveInventoryTogether' | 'commitReservationTogether'> {
     const settle = (id: string, context: CallContext, to: 'committed' | 'released'): catalogV1.Reservation => {
       const stored = this.reservations.get(id);
       if (!stored || stored.tenant !== tenantKey(context.tenant)) throw ApiError.resourceMissing('reservation', id, 'reservation_id');
@@ -346,15 +362,7 @@ export class CatalogDouble {
     };
     return {
       reserveInventory: reserve,
-      reserveInventoryBatch: async (request, context) => {
-        this.reserveBatchCalls += 1;
-        return answerEach('reservation', request.reservations, (reservation) => reserve(reservation, context));
-      },
       commitReservation: async (request, context) => settle(request.reservation_id, context, 'committed'),
-      commitReservationBatch: async (request, context) => {
-        this.commitBatchCalls += 1;
-        return answerEach('reservation', request.reservation_ids, async (id) => settle(id, context, 'committed'));
-      },
       releaseReservation: async (request, context) => settle(request.reservation_id, context, 'released'),
       withdrawReservation: async (request, context) => {
         const stored = this.reservations.get(request.reservation_id);

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Refusal } from "../../common/v1/common";
+import { CallMetadata, Refusal } from "../../common/v1/common";
 import { Quote } from "./discounts";
 import { Tier } from "./tiers";
 
@@ -55,24 +55,42 @@ export interface ReserveInventoryRequest {
   customer_id: string;
 }
 
-export interface ReserveInventoryBatchRequest {
-  /** At most 500. */
-  reservations: ReserveInventoryRequest[];
+export interface ReserveInventoryCall {
+  metadata: CallMetadata | undefined;
+  request: ReserveInventoryRequest | undefined;
 }
 
-export interface CommitReservationBatchRequest {
+export interface ReserveInventoryTogetherRequest {
   /** At most 500. */
-  reservation_ids: string[];
+  calls: ReserveInventoryCall[];
 }
 
-/** One outcome per reservation of a batch call, in the request's order. */
+export interface CommitReservationCall {
+  metadata: CallMetadata | undefined;
+  request: CommitReservationRequest | undefined;
+}
+
+export interface CommitReservationTogetherRequest {
+  /** At most 500. */
+  calls: CommitReservationCall[];
+}
+
+/**
+ * One outcome per call of a ReserveInventoryTogether or CommitReservationTogether call, in the
+ * request's order.
+ */
 export interface ReservationOutcomes {
   outcomes: ReservationOutcome[];
 }
 
-/** What the reservation's own call would have answered: the reservation, or its refusal. */
+/** What the call would have answered alone: the reservation, or its refusal. */
 export interface ReservationOutcome {
-  outcome: { $case: "reservation"; value: Reservation } | { $case: "refusal"; value: Refusal } | undefined;
+  outcome:
+    | { $case: "response"; value: Reservation }
+    | { $case: "refusal"; value: Refusal }
+    | undefined;
+  /** Reservations are idempotent by their id, not by an Idempotency-Key: always false. */
+  replayed: boolean;
 }
 
 export interface CommitReservationRequest {
@@ -260,19 +278,22 @@ export const ReserveInventoryRequest: MessageFns<ReserveInventoryRequest> = {
   },
 };
 
-function createBaseReserveInventoryBatchRequest(): ReserveInventoryBatchRequest {
-  return { reservations: [] };
+function createBaseReserveInventoryCall(): ReserveInventoryCall {
+  return { metadata: undefined, request: undefined };
 }
 
-export const ReserveInventoryBatchRequest: MessageFns<ReserveInventoryBatchRequest> = {
-  encode(message: ReserveInventoryBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.reservations) {
-      ReserveInventoryRequest.encode(v!, writer.uint32(10).fork()).join();
+export const ReserveInventoryCall: MessageFns<ReserveInventoryCall> = {
+  encode(message: ReserveInventoryCall, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.metadata !== undefined) {
+      CallMetadata.encode(message.metadata, writer.uint32(10).fork()).join();
+    }
+    if (message.request !== undefined) {
+      ReserveInventoryRequest.encode(message.request, writer.uint32(18).fork()).join();
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): ReserveInventoryBatchRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): ReserveInventoryCall {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -281,7 +302,7 @@ export const ReserveInventoryBatchRequest: MessageFns<ReserveInventoryBatchReque
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseReserveInventoryBatchRequest();
+      const message = createBaseReserveInventoryCall();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -290,7 +311,15 @@ export const ReserveInventoryBatchRequest: MessageFns<ReserveInventoryBatchReque
               break;
             }
 
-            message.reservations.push(ReserveInventoryRequest.decode(reader, reader.uint32()));
+            message.metadata = CallMetadata.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.request = ReserveInventoryRequest.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -306,19 +335,19 @@ export const ReserveInventoryBatchRequest: MessageFns<ReserveInventoryBatchReque
   },
 };
 
-function createBaseCommitReservationBatchRequest(): CommitReservationBatchRequest {
-  return { reservation_ids: [] };
+function createBaseReserveInventoryTogetherRequest(): ReserveInventoryTogetherRequest {
+  return { calls: [] };
 }
 
-export const CommitReservationBatchRequest: MessageFns<CommitReservationBatchRequest> = {
-  encode(message: CommitReservationBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.reservation_ids) {
-      writer.uint32(10).string(v!);
+export const ReserveInventoryTogetherRequest: MessageFns<ReserveInventoryTogetherRequest> = {
+  encode(message: ReserveInventoryTogetherRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.calls) {
+      ReserveInventoryCall.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): CommitReservationBatchRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): ReserveInventoryTogetherRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -327,7 +356,7 @@ export const CommitReservationBatchRequest: MessageFns<CommitReservationBatchReq
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCommitReservationBatchRequest();
+      const message = createBaseReserveInventoryTogetherRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -336,7 +365,110 @@ export const CommitReservationBatchRequest: MessageFns<CommitReservationBatchReq
               break;
             }
 
-            message.reservation_ids.push(reader.string());
+            message.calls.push(ReserveInventoryCall.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCommitReservationCall(): CommitReservationCall {
+  return { metadata: undefined, request: undefined };
+}
+
+export const CommitReservationCall: MessageFns<CommitReservationCall> = {
+  encode(message: CommitReservationCall, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.metadata !== undefined) {
+      CallMetadata.encode(message.metadata, writer.uint32(10).fork()).join();
+    }
+    if (message.request !== undefined) {
+      CommitReservationRequest.encode(message.request, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommitReservationCall {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommitReservationCall();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.metadata = CallMetadata.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.request = CommitReservationRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseCommitReservationTogetherRequest(): CommitReservationTogetherRequest {
+  return { calls: [] };
+}
+
+export const CommitReservationTogetherRequest: MessageFns<CommitReservationTogetherRequest> = {
+  encode(message: CommitReservationTogetherRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.calls) {
+      CommitReservationCall.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommitReservationTogetherRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommitReservationTogetherRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.calls.push(CommitReservationCall.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -399,18 +531,21 @@ export const ReservationOutcomes: MessageFns<ReservationOutcomes> = {
 };
 
 function createBaseReservationOutcome(): ReservationOutcome {
-  return { outcome: undefined };
+  return { outcome: undefined, replayed: false };
 }
 
 export const ReservationOutcome: MessageFns<ReservationOutcome> = {
   encode(message: ReservationOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     switch (message.outcome?.$case) {
-      case "reservation":
+      case "response":
         Reservation.encode(message.outcome.value, writer.uint32(10).fork()).join();
         break;
       case "refusal":
         Refusal.encode(message.outcome.value, writer.uint32(18).fork()).join();
         break;
+    }
+    if (message.replayed !== false) {
+      writer.uint32(24).bool(message.replayed);
     }
     return writer;
   },
@@ -433,7 +568,7 @@ export const ReservationOutcome: MessageFns<ReservationOutcome> = {
               break;
             }
 
-            message.outcome = { $case: "reservation", value: Reservation.decode(reader, reader.uint32()) };
+            message.outcome = { $case: "response", value: Reservation.decode(reader, reader.uint32()) };
             continue;
           }
           case 2: {
@@ -442,6 +577,14 @@ export const ReservationOutcome: MessageFns<ReservationOutcome> = {
             }
 
             message.outcome = { $case: "refusal", value: Refusal.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.replayed = reader.bool();
             continue;
           }
         }
@@ -1125,30 +1268,33 @@ export const InventoryServiceService = {
     responseDeserialize: (value: Buffer): InventoryReturn => InventoryReturn.decode(value),
   },
   /**
-   * ReserveInventory for several reservations of the caller's tenant at once (decision 0054):
-   * each is held or refused as if reserved alone, and the answer gives each one's outcome, in
-   * the request's order. A caller sends together the reservations it has to make at the same
-   * moment, so an on-sale rush costs one call per batch, not one per sale. Only a failure of the
-   * whole call (catalog unavailable, say) leaves the outcomes unknown.
+   * ReserveInventory calls made at the same moment under one principal, as one call (decisions
+   * 0054, 0058): each is held or refused as it would be alone, with its own request id, deadline
+   * and log line, and the answer gives each one's outcome, in the request's order. A caller
+   * sends together the reservations it makes at the same moment, so an on-sale rush costs one
+   * call per batch, not one per sale. Only a failure of the whole call (catalog unavailable,
+   * say) leaves the outcomes unknown.
    */
-  reserveInventoryBatch: {
-    path: "/catalog.v1.InventoryService/ReserveInventoryBatch" as const,
+  reserveInventoryTogether: {
+    path: "/catalog.v1.InventoryService/ReserveInventoryTogether" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ReserveInventoryBatchRequest): Buffer =>
-      Buffer.from(ReserveInventoryBatchRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ReserveInventoryBatchRequest => ReserveInventoryBatchRequest.decode(value),
+    requestSerialize: (value: ReserveInventoryTogetherRequest): Buffer =>
+      Buffer.from(ReserveInventoryTogetherRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReserveInventoryTogetherRequest =>
+      ReserveInventoryTogetherRequest.decode(value),
     responseSerialize: (value: ReservationOutcomes): Buffer => Buffer.from(ReservationOutcomes.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReservationOutcomes => ReservationOutcomes.decode(value),
   },
-  /** CommitReservation for several reservations at once, each on its own, as ReserveInventoryBatch. */
-  commitReservationBatch: {
-    path: "/catalog.v1.InventoryService/CommitReservationBatch" as const,
+  /** CommitReservation calls made at the same moment, as one call, as ReserveInventoryTogether. */
+  commitReservationTogether: {
+    path: "/catalog.v1.InventoryService/CommitReservationTogether" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: CommitReservationBatchRequest): Buffer =>
-      Buffer.from(CommitReservationBatchRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): CommitReservationBatchRequest => CommitReservationBatchRequest.decode(value),
+    requestSerialize: (value: CommitReservationTogetherRequest): Buffer =>
+      Buffer.from(CommitReservationTogetherRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CommitReservationTogetherRequest =>
+      CommitReservationTogetherRequest.decode(value),
     responseSerialize: (value: ReservationOutcomes): Buffer => Buffer.from(ReservationOutcomes.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReservationOutcomes => ReservationOutcomes.decode(value),
   },
@@ -1190,15 +1336,16 @@ export interface InventoryServiceServer extends UntypedServiceImplementation {
    */
   returnInventory: handleUnaryCall<ReturnInventoryRequest, InventoryReturn>;
   /**
-   * ReserveInventory for several reservations of the caller's tenant at once (decision 0054):
-   * each is held or refused as if reserved alone, and the answer gives each one's outcome, in
-   * the request's order. A caller sends together the reservations it has to make at the same
-   * moment, so an on-sale rush costs one call per batch, not one per sale. Only a failure of the
-   * whole call (catalog unavailable, say) leaves the outcomes unknown.
+   * ReserveInventory calls made at the same moment under one principal, as one call (decisions
+   * 0054, 0058): each is held or refused as it would be alone, with its own request id, deadline
+   * and log line, and the answer gives each one's outcome, in the request's order. A caller
+   * sends together the reservations it makes at the same moment, so an on-sale rush costs one
+   * call per batch, not one per sale. Only a failure of the whole call (catalog unavailable,
+   * say) leaves the outcomes unknown.
    */
-  reserveInventoryBatch: handleUnaryCall<ReserveInventoryBatchRequest, ReservationOutcomes>;
-  /** CommitReservation for several reservations at once, each on its own, as ReserveInventoryBatch. */
-  commitReservationBatch: handleUnaryCall<CommitReservationBatchRequest, ReservationOutcomes>;
+  reserveInventoryTogether: handleUnaryCall<ReserveInventoryTogetherRequest, ReservationOutcomes>;
+  /** CommitReservation calls made at the same moment, as one call, as ReserveInventoryTogether. */
+  commitReservationTogether: handleUnaryCall<CommitReservationTogetherRequest, ReservationOutcomes>;
 }
 
 export interface InventoryServiceClient extends Client {
@@ -1307,39 +1454,40 @@ export interface InventoryServiceClient extends Client {
     callback: (error: ServiceError | null, response: InventoryReturn) => void,
   ): ClientUnaryCall;
   /**
-   * ReserveInventory for several reservations of the caller's tenant at once (decision 0054):
-   * each is held or refused as if reserved alone, and the answer gives each one's outcome, in
-   * the request's order. A caller sends together the reservations it has to make at the same
-   * moment, so an on-sale rush costs one call per batch, not one per sale. Only a failure of the
-   * whole call (catalog unavailable, say) leaves the outcomes unknown.
+   * ReserveInventory calls made at the same moment under one principal, as one call (decisions
+   * 0054, 0058): each is held or refused as it would be alone, with its own request id, deadline
+   * and log line, and the answer gives each one's outcome, in the request's order. A caller
+   * sends together the reservations it makes at the same moment, so an on-sale rush costs one
+   * call per batch, not one per sale. Only a failure of the whole call (catalog unavailable,
+   * say) leaves the outcomes unknown.
    */
-  reserveInventoryBatch(
-    request: ReserveInventoryBatchRequest,
+  reserveInventoryTogether(
+    request: ReserveInventoryTogetherRequest,
     callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
   ): ClientUnaryCall;
-  reserveInventoryBatch(
-    request: ReserveInventoryBatchRequest,
+  reserveInventoryTogether(
+    request: ReserveInventoryTogetherRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
   ): ClientUnaryCall;
-  reserveInventoryBatch(
-    request: ReserveInventoryBatchRequest,
+  reserveInventoryTogether(
+    request: ReserveInventoryTogetherRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
   ): ClientUnaryCall;
-  /** CommitReservation for several reservations at once, each on its own, as ReserveInventoryBatch. */
-  commitReservationBatch(
-    request: CommitReservationBatchRequest,
+  /** CommitReservation calls made at the same moment, as one call, as ReserveInventoryTogether. */
+  commitReservationTogether(
+    request: CommitReservationTogetherRequest,
     callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
   ): ClientUnaryCall;
-  commitReservationBatch(
-    request: CommitReservationBatchRequest,
+  commitReservationTogether(
+    request: CommitReservationTogetherRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
   ): ClientUnaryCall;
-  commitReservationBatch(
-    request: CommitReservationBatchRequest,
+  commitReservationTogether(
+    request: CommitReservationTogetherRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReservationOutcomes) => void,
