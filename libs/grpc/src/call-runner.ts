@@ -60,7 +60,7 @@ export class CallRunner {
       (response): CallOutcome => ({ kind: 'answered', response, replayed: idempotentCall?.replayed ?? false }),
       (error: unknown) => this.outcomeOfFailure(call, error),
     );
-    this.logCall(call, context, outcome, performance.now() - started);
+    this.logCall(call, outcome, performance.now() - started);
     return outcome;
   }
 
@@ -74,16 +74,15 @@ export class CallRunner {
     return { kind: 'failed' };
   }
 
-  private logCall(call: CallToRun, context: CallContext, outcome: CallOutcome, milliseconds: number): void {
+  private logCall(call: CallToRun, outcome: CallOutcome, milliseconds: number): void {
     const name = outcomeName(outcome);
     this.metrics.observe(call.rpc, name, milliseconds / 1000);
     this.options.logger.info(
-      { request_id: context.requestId, rpc: call.rpc, account_id: call.principal.tenant?.account_id, mode: call.principal.tenant?.mode, outcome: name, duration_ms: Math.round(milliseconds * 10) / 10 },
+      { request_id: call.requestId, rpc: call.rpc, account_id: call.principal.tenant?.account_id, mode: call.principal.tenant?.mode, outcome: name, duration_ms: Math.round(milliseconds * 10) / 10 },
       'call',
     );
   }
 }
-
 
 /** How logs and metrics name an outcome. */
 function outcomeName(outcome: CallOutcome): string {

@@ -1,9 +1,7 @@
-import { Metadata } from '@grpc/grpc-js';
 import { internalTokenFor, type InternalClaims } from '@ticketing/auth';
 import { ApiError } from '@ticketing/errors';
-import type { CallerOptions, UnaryMethod } from './client';
+import { callMetadata, type CallerOptions, type UnaryMethod } from './client';
 import { fromOutcomeMessage } from './refusals';
-import { DEADLINE_METADATA, INTERNAL_TOKEN_METADATA } from './server';
 import { grpcErrorToApiError } from './status-mapping';
 import { MAX_CALLS_TOGETHER, type CallsTogetherMessage, type TogetherOutcomesMessage } from './together-messages';
 
@@ -64,12 +62,8 @@ export class CallsTogether<TRequest, TResponse> {
     if (this.waiting.get(token) !== calls) return;
     this.waiting.delete(token);
     if (this.options.waitForCallInFlight) this.inFlight.add(token);
-    // A call waits (up to its deadline) for a service that is restarting instead of failing at once.
-    const metadata = new Metadata({ waitForReady: true });
-    metadata.set(INTERNAL_TOKEN_METADATA, token);
     // The whole call may last as long as its longest-waiting item; each item's own deadline travels with it.
-    const deadlineAtMs = Math.max(...calls.map((call) => call.deadlineAtMs));
-    metadata.set(DEADLINE_METADATA, String(deadlineAtMs));
+    const deadline = new Date(Math.max(...calls.map((call) => call.deadlineAtMs)));
     const message: CallsTogetherMessage<TRequest> = {
       calls: calls.map(({ request, claims, options, deadlineAtMs: itemDeadline }) => ({
         metadata: {
@@ -81,7 +75,7 @@ export class CallsTogether<TRequest, TResponse> {
         request,
       })),
     };
-    this.method(message, metadata, { deadline: new Date(deadlineAtMs) }, (error, answer) => {
+    this.method(message, callMetadata(token, deadline), { deadline }, (error, answer) => {
       this.sendAfter(token);
       if (error) {
         const failure = grpcErrorToApiError(error);

@@ -33,6 +33,18 @@ export interface CallerOptions {
   idempotency?: IdempotencyMetadata & { onReplayed(): void };
 }
 
+/**
+ * What every call carries: the principal's internal token and the instant its caller stops
+ * waiting. A call waits (up to its deadline) for a service that is restarting instead of failing
+ * at once.
+ */
+export function callMetadata(token: string, deadline: Date): Metadata {
+  const metadata = new Metadata({ waitForReady: true });
+  metadata.set(INTERNAL_TOKEN_METADATA, token);
+  metadata.set(DEADLINE_METADATA, String(deadline.getTime()));
+  return metadata;
+}
+
 /** Calls one unary RPC as the given principal; a failure arrives as the ApiError it means. */
 export function callUnary<TRequest, TResponse>(
   method: UnaryMethod<TRequest, TResponse>,
@@ -40,14 +52,11 @@ export function callUnary<TRequest, TResponse>(
   claims: InternalClaims,
   options: CallerOptions,
 ): Promise<TResponse> {
-  // A call waits (up to its deadline) for a service that is restarting instead of failing at once.
-  const metadata = new Metadata({ waitForReady: true });
-  metadata.set(INTERNAL_TOKEN_METADATA, internalTokenFor(claims, options.tokenSecret));
+  const deadline = new Date(Date.now() + options.deadlineMs);
+  const metadata = callMetadata(internalTokenFor(claims, options.tokenSecret), deadline);
   metadata.set(REQUEST_ID_METADATA, claims.request_id);
   const { idempotency } = options;
   if (idempotency) writeIdempotencyMetadata(metadata, idempotency);
-  const deadline = new Date(Date.now() + options.deadlineMs);
-  metadata.set(DEADLINE_METADATA, String(deadline.getTime()));
   return new Promise((resolve, reject) => {
     const call = method(request, metadata, { deadline }, (error, response) => (error ? reject(grpcErrorToApiError(error)) : resolve(response)));
     // Response metadata arrives before the response itself, so this runs before resolve.

@@ -73,8 +73,13 @@ export interface GrpcServerOptions {
  * instant does not move; it assumes the hosts' clocks in step, as the system does elsewhere.
  */
 function deadlineOf(call: ServerUnaryCall<unknown, unknown>): Date | undefined {
-  const deadlines = [grpcDeadlineOf(call), callerDeadlineOf(call)].filter((deadline) => deadline !== undefined);
-  return deadlines.length === 0 ? undefined : new Date(Math.min(...deadlines));
+  return earliestDeadline(grpcDeadlineOf(call), callerDeadlineOf(call));
+}
+
+/** The earliest of the instants (milliseconds since the epoch) that are known; undefined when none is. */
+function earliestDeadline(...instants: Array<number | undefined>): Date | undefined {
+  const known = instants.filter((at) => at !== undefined);
+  return known.length === 0 ? undefined : new Date(Math.min(...known));
 }
 
 /** grpc-js gives a Date, or a number: Infinity when the call has none. */
@@ -112,12 +117,6 @@ function grpcErrorOf(outcome: Exclude<CallOutcome, { kind: 'answered' }>): GrpcE
     case 'failed':
       return internalErrorToGrpc();
   }
-}
-
-/** The earlier of two deadlines, either of which may be absent. */
-function earlierDeadline(first: Date | undefined, second: Date | undefined): Date | undefined {
-  if (!first || !second) return first ?? second;
-  return first <= second ? first : second;
 }
 
 /**
@@ -165,7 +164,8 @@ export function implementService<TServer extends UntypedServiceImplementation, T
       }
       // The path of the RPC the items are calls of, as their Idempotency-Keys are scoped when sent alone.
       const path = call.getPath().replace(/Together$/, '');
-      const wholeCallDeadline = deadlineOf(call);
+      // An item's own instant (0 for none) can only shorten the whole call's deadline.
+      const wholeCallDeadlines = [grpcDeadlineOf(call), callerDeadlineOf(call)];
       void Promise.all(
         calls.map(({ metadata, request }) =>
           runner.run(
@@ -174,7 +174,7 @@ export function implementService<TServer extends UntypedServiceImplementation, T
               path,
               principal,
               requestId: metadata?.request_id ?? '',
-              deadline: earlierDeadline(wholeCallDeadline, metadata?.deadline_at_ms ? new Date(metadata.deadline_at_ms) : undefined),
+              deadline: earliestDeadline(...wholeCallDeadlines, metadata?.deadline_at_ms || undefined),
               idempotency: metadata?.idempotency_key ? { key: metadata.idempotency_key, fingerprint: metadata.idempotency_fingerprint } : undefined,
               request,
             },

@@ -1,5 +1,5 @@
 import type { Tenant } from '@ticketing/auth';
-import type { AsyncServiceImplementation, CallContext } from '@ticketing/grpc';
+import type { CallContext } from '@ticketing/grpc';
 
 /** What is told of each write: `CatalogReadGenerations` in production. */
 export interface CatalogChanges {
@@ -12,7 +12,7 @@ export interface CatalogChanges {
  * goes out (decision 0051). Anything not listed as a read counts as a write, so an RPC added
  * later is announced unless someone decides it only reads.
  */
-export function announceWrites<THandlers extends Partial<AsyncServiceImplementation<unknown>>>(handlers: THandlers, reads: ReadonlyArray<keyof THandlers>, changes: CatalogChanges): THandlers {
+export function announceWrites<THandlers extends object>(handlers: THandlers, reads: ReadonlyArray<keyof THandlers>, changes: CatalogChanges): THandlers {
   const announced: Record<string, (request: unknown, context: CallContext) => Promise<unknown>> = {};
   for (const [name, handler] of Object.entries(handlers as Record<string, (request: unknown, context: CallContext) => Promise<unknown>>)) {
     announced[name] = reads.includes(name as keyof THandlers)
