@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * CPU time and resident memory of processes, read from each process's own counters in
@@ -61,13 +63,42 @@ export interface ProcessGroup {
   pids: () => number[];
 }
 
-export type CpuSnapshot = Map<string, number>;
+/** Each group's processes and the CPU milliseconds each had used when the snapshot was taken. */
+export type CpuSnapshot = Map<string, Map<number, number>>;
 
 export function snapshotCpu(groups: ProcessGroup[]): CpuSnapshot {
-  return new Map(groups.map((group) => [group.name, group.pids().reduce((sum, pid) => sum + cpuMilliseconds(pid), 0)]));
+  return new Map(groups.map((group) => [group.name, new Map(group.pids().map((pid) => [pid, cpuMilliseconds(pid)]))]));
 }
 
-/** CPU milliseconds each group spent between two snapshots. */
+/**
+ * CPU milliseconds each group spent between two snapshots: what each process alive at the second
+ * used since the first (all of it if it started since). A process gone by the second, such as a
+ * PostgreSQL backend whose client disconnected, is left out, so its earlier work is never taken
+ * off what the others did.
+ */
 export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Map<string, number> {
-  return new Map([...after].map(([name, ms]) => [name, Math.max(0, ms - (before.get(name) ?? 0))]));
+  return new Map(
+    [...after].map(([name, processes]) => {
+      const earlier = before.get(name);
+      const spent = [...processes].reduce((sum, [pid, ms]) => sum + Math.max(0, ms - (earlier?.get(pid) ?? 0)), 0);
+      return [name, spent];
+    }),
+  );
+}
+
+/**
+ * Waits until the groups together use less than `share` of the machine's CPU over a whole
+ * `windowMs` (the work a load leaves behind it, consumers catching up and relays flushing, is
+ * done), or `timeoutMs` has passed. Answers how long it waited, and whether they went quiet.
+ */
+export async function quiescence(groups: ProcessGroup[], { windowMs = 1000, share = 0.05, timeoutMs = 30_000 } = {}): Promise<{ waitedMs: number; quiet: boolean }> {
+  const started = performance.now();
+  const allowedMs = windowMs * availableParallelism() * share;
+  while (performance.now() - started < timeoutMs) {
+    const before = snapshotCpu(groups);
+    await sleep(windowMs);
+    const spentMs = [...cpuSpent(before, snapshotCpu(groups)).values()].reduce((sum, ms) => sum + ms, 0);
+    if (spentMs < allowedMs) return { waitedMs: performance.now() - started, quiet: true };
+  }
+  return { waitedMs: performance.now() - started, quiet: false };
 }
