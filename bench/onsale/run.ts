@@ -6,18 +6,20 @@
  * unmeasured, so the measured one meets processes whose code V8 has optimised, as a running
  * deployment's is (bench:gateway warms up likewise): much of a sale's code runs once per batch,
  * a tenth as often as per sale, and after 1,000 sales V8 had not finished with it. Then the bench
- * waits until the warm-up's leftovers (webhooks recording its events, relays flushing) are done. It prints tickets issued per second, p50 and p99 latency, how the requests
- * ended, and the CPU milliseconds per issued ticket of every process; then checks that exactly
- * the capacity was sold. In the same run, pgbench measures PostgreSQL's own rate for the
- * single-row conditional update every sale rests on (`UPDATE … SET held = held + 1 WHERE held +
- * sold + 1 <= capacity`, one row, the same concurrency up to 50 clients), the baseline the
- * issuance rate is compared with: for 5 s just before the measured on-sale (the system idle) and
- * 5 s after it has settled, against the mean of the two, so that the machine's speed
- * drifting during the run moves both sides of the ratio alike. Beside it, the sale floor: the same request through Express 5
- * and two gRPC hops, each batched as the sale's are, to that update, with none of a sale's own
- * work (floor/*.mjs): about the most this stack could sell on this machine. Then the
- * CPU budget the goal leaves a sale (ratio 0.5: two cores' milliseconds a second over half of
- * pgbench's rate), beside what this run's sales and the floor's requests cost. Last, one JSON
+ * waits until the warm-up's leftovers (webhooks recording its events, relays flushing) are done
+ * (under `--cpu-prof`, whose sampling keeps every process busy, that wait runs to its 30 s limit).
+ * It prints tickets issued per second, p50 and p99 latency, how the requests ended, and the CPU
+ * milliseconds per issued ticket of every process; then checks that exactly the capacity was
+ * sold. In the same run, pgbench measures PostgreSQL's own rate for the single-row conditional
+ * update every sale rests on (`UPDATE … SET held = held + 1 WHERE held + sold + 1 <= capacity`,
+ * one row, the same concurrency up to 50 clients), the baseline the issuance rate is compared
+ * with: for 5 s just before the measured on-sale (the system idle) and 5 s after it has settled,
+ * against the mean of the two, so that the machine's speed drifting during the run moves both
+ * sides of the ratio alike. Beside it, the sale floor: the same request through Express 5 and two
+ * gRPC hops, each batched as the sale's are, to that update, with none of a sale's own work
+ * (floor/*.mjs): about the most this stack could sell on this machine. Then the CPU budget the
+ * goal leaves a sale (ratio 0.5: two cores' milliseconds a second over half of pgbench's rate),
+ * beside what this run's sales and the floor's requests cost. Last, one JSON
  * line:
  *
  *   {"issued":…,"capacity":…,"issued_per_s":…,"pgbench_tps":…,"ratio":…,"p99_ms":…,"floor_per_s":…,"floor_ratio":…,
