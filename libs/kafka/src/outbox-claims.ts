@@ -14,7 +14,7 @@ export interface ClaimedMessage {
 /**
  * The relay's three short transactions on `outbox_messages` (docs/decisions/0019): claim the
  * oldest unpublished messages for a lease, mark them published once Kafka has them, or release
- * them when the send failed. A claim takes whole keys: every unpublished message of a key whose
+ * them when the send failed; and, past their retention, delete what was published (0059). A claim takes whole keys: every unpublished message of a key whose
  * newer messages it takes, and no key another relay holds under a live lease. So one aggregate's
  * messages are sent by one relay at a time, oldest first, while relays share the other keys.
  */
@@ -59,6 +59,22 @@ export class OutboxClaims {
         WHERE position = ANY($1::bigint[]) AND published_at IS NULL`,
       [positionsOf(messages)],
     );
+  }
+
+  /**
+   * Deletes the published messages among the `limit` oldest whose publication is older than
+   * `publishedBefore`; answers how many. Only the oldest rows are looked at (by position, the
+   * primary key), so a sweep costs the same however large the outbox, and stops where the
+   * messages turn recent. A message still unpublished stays, wherever it stands.
+   */
+  async prunePublished(publishedBefore: Date, limit: number): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `DELETE FROM outbox_messages WHERE position IN (
+         SELECT position FROM (SELECT position, published_at FROM outbox_messages ORDER BY position LIMIT $2) oldest
+          WHERE published_at < $1)`,
+      [publishedBefore, limit],
+    );
+    return rowCount ?? 0;
   }
 
   /** The relays whose claims keep others off keys now. */

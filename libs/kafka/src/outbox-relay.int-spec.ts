@@ -92,6 +92,36 @@ describe('outbox relay and inbox against real PostgreSQL and Kafka', () => {
     }
   });
 
+  it('deletes the messages published longer ago than the retention, past one held up unpublished among the oldest, and keeps the recent ones', async () => {
+    const count = async (where: string) => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox_messages WHERE ${where}`)).rows[0]!.n;
+    // Oldest first: one still unpublished, its key claimed by a live relay elsewhere; 2,500 published four days ago; 10 a minute ago.
+    await db.query(
+      `INSERT INTO outbox_messages (id, topic, message_key, payload, created_at, claimed_by, claimed_until)
+       VALUES ('held_up', $1, 'held', '{}', now() - interval '5 days', 'relay-elsewhere', now() + interval '1 hour')`,
+      [topic.name],
+    );
+    await db.query(
+      `INSERT INTO outbox_messages (id, topic, message_key, payload, created_at, published_at)
+       SELECT 'old_' || g, $1, 'old', '{}', now() - interval '5 days', now() - interval '4 days' FROM generate_series(1, 2500) g`,
+      [topic.name],
+    );
+    await db.query(`INSERT INTO outbox_messages (id, topic, message_key, payload, published_at) SELECT 'recent_' || g, $1, 'recent', '{}', now() - interval '1 minute' FROM generate_series(1, 10) g`, [
+      topic.name,
+    ]);
+    const producer = createProducer(kafka);
+    const relay = new OutboxRelay({ databaseUrl: url, producer, logger, pollIntervalMs: 600_000, retentionMs: 3 * 24 * 60 * 60 * 1000 });
+    relay.start();
+    try {
+      await waitFor('the messages published four days ago to go', async () => ((await count(`id LIKE 'old\\_%'`)) === 0 ? true : undefined));
+      expect(await count(`id = 'held_up'`)).toBe(1);
+      expect(await count(`id LIKE 'recent\\_%'`)).toBe(10);
+    } finally {
+      await relay.stop();
+      await producer.disconnect();
+      await db.query(`DELETE FROM outbox_messages WHERE id = 'held_up' OR id LIKE 'recent\\_%'`);
+    }
+  });
+
   it('records a message for a consumer only once', async () => {
     const executor = rawSqlClient(db);
     expect(await recordFirstDelivery(executor, 'billing', 'msg_1')).toBe(true);

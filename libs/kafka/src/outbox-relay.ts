@@ -2,6 +2,7 @@ import type { Kafka, Producer, TopicMessages } from 'kafkajs';
 import { Pool } from 'pg';
 import type { Logger } from '@ticketing/observability';
 import { backoffDelay, type Backoff } from '@ticketing/backoff';
+import { startPeriodicSweep, type PeriodicSweep } from '@ticketing/db';
 import { eventHeaders } from './message-headers';
 import { addOutboxBacklogProbe, publishedMessages, publishFailures } from './metrics';
 import { OutboxClaims, type ClaimedMessage } from './outbox-claims';
@@ -49,7 +50,19 @@ export interface OutboxRelayOptions {
   claimLeaseMs?: number;
   /** Pause after a failed round (broker or database down), doubling while failures last. */
   backoff?: Backoff;
+  /** How long a published message stays in the outbox (default OUTBOX_RETENTION_MS, decision 0059). */
+  retentionMs?: number;
 }
+
+/**
+ * How long a published message stays in the outbox: three days, so that after an incident over a
+ * weekend an operator can still publish a message again by clearing its `published_at`
+ * (decision 0019); then it goes, or the outbox would keep every event a service ever published.
+ */
+export const OUTBOX_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+/** Oldest messages looked at per pruning statement; each deletes at most this many rows. */
+const PRUNE_BATCH = 1_000;
 
 const DEFAULT_BACKOFF: Backoff = { initialMs: 250, maxMs: 30_000 };
 const DEFAULT_LINGER_MS = 10;
@@ -70,6 +83,7 @@ export class OutboxRelay {
   private readonly listener: OutboxListener | undefined;
   private running = false;
   private loop: Promise<void> | undefined;
+  private pruning: PeriodicSweep | undefined;
   /** Ends the current pause (stop). */
   private endPause: (() => void) | undefined;
   /** Ends the current pause if a commit may end it (idle polling, not a backoff after failures). */
@@ -91,6 +105,12 @@ export class OutboxRelay {
     this.running = true;
     void this.listener?.start();
     this.loop = this.run();
+    this.pruning = startPeriodicSweep({
+      what: 'published outbox messages past their retention',
+      intervalMs: PRUNE_INTERVAL_MS,
+      sweep: () => this.prunePublished(),
+      logger: this.options.logger,
+    });
   }
 
   /** Publishes whatever is committed now; used at shutdown and by tests. */
@@ -98,11 +118,29 @@ export class OutboxRelay {
     while ((await this.publishBatch()) > 0);
   }
 
-  /** Stops polling, publishes what is left, and releases the database pool. */
+  /**
+   * Deletes the messages published longer ago than the retention, oldest first, a batch at a
+   * time until a batch finds none (not until one comes back short: a message held up unpublished
+   * among the oldest makes every batch short by one), or until the relay stops, so a long first
+   * sweep never holds up a shutdown. Replicas may prune at once; a row goes once.
+   */
+  private async prunePublished(): Promise<number> {
+    const publishedBefore = new Date(Date.now() - (this.options.retentionMs ?? OUTBOX_RETENTION_MS));
+    let pruned = 0;
+    while (this.running) {
+      const batch = await this.claims.prunePublished(publishedBefore, PRUNE_BATCH);
+      if (batch === 0) break;
+      pruned += batch;
+    }
+    return pruned;
+  }
+
+  /** Stops polling and pruning, publishes what is left, and releases the database pool. */
   async stop(): Promise<void> {
     this.running = false;
     this.endPause?.();
     await this.loop;
+    await this.pruning?.stop();
     await this.listener?.stop();
     this.removeBacklogProbe();
     try {

@@ -11,7 +11,8 @@ import { currentRequestId } from '@ticketing/observability';
  *   position BIGSERIAL PRIMARY KEY, id TEXT UNIQUE, topic TEXT, message_key TEXT, payload JSONB,
  *   created_at TIMESTAMPTZ DEFAULT now(), published_at TIMESTAMPTZ (NULL until published),
  *   claimed_by TEXT, claimed_until TIMESTAMPTZ (a relay's lease, see outbox-claims.ts),
- * and the index (position) WHERE published_at IS NULL.
+ * and the index (position) WHERE published_at IS NULL. The relay deletes what it published once
+ * the retention has passed (decision 0059).
  */
 /** An event a use case publishes, typed by its topic's catalogue of event types and payloads. */
 export interface OutgoingEvent<TTopic extends TopicDefinition, TType extends EventTypeOf<TTopic>> {
