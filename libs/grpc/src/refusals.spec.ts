@@ -1,5 +1,6 @@
 import { ApiError } from '@ticketing/errors';
-import { fromOutcomeMessage, fromRefusalMessage, toOutcomeMessage, toRefusalMessage } from './refusals';
+import { fromOutcomeMessage, fromRefusalMessage, toRefusalMessage } from './refusals';
+import { togetherOutcomeOf } from './together-messages';
 
 describe('batch outcomes', () => {
   it('carries a refusal with its code, message and parameter, and brings it back as the same ApiError', () => {
@@ -15,8 +16,8 @@ describe('batch outcomes', () => {
   });
 
   it('answers each item’s value or refusal under the oneof, and reads them back', () => {
-    const value = toOutcomeMessage('response', { id: 'iss_1' });
-    const refused = toOutcomeMessage('response', new ApiError('sold_out', 'Tier is sold out.'));
+    const { outcome: value } = togetherOutcomeOf({ kind: 'answered', response: { id: 'iss_1' }, replayed: false });
+    const { outcome: refused } = togetherOutcomeOf({ kind: 'refused', error: new ApiError('sold_out', 'Tier is sold out.') });
     expect([value, refused]).toEqual([
       { $case: 'response', value: { id: 'iss_1' } },
       { $case: 'refusal', value: { code: 'sold_out', message: 'Tier is sold out.', param: '' } },

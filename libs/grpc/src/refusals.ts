@@ -27,10 +27,6 @@ export function fromRefusalMessage(refusal: RefusalMessage): ApiError {
  */
 export type OutcomeMessage<Case extends string, Value> = { $case: Case; value: Value } | { $case: 'refusal'; value: RefusalMessage };
 
-export function toOutcomeMessage<Case extends string, Value>(valueCase: Case, outcome: Value | ApiError): OutcomeMessage<Case, Value> {
-  return outcome instanceof ApiError ? { $case: 'refusal', value: toRefusalMessage(outcome) } : { $case: valueCase, value: outcome };
-}
-
 /** An item's value, or the ApiError that refused it; an item the answer left without an outcome is an internal error. */
 export function fromOutcomeMessage<Value>(outcome: OutcomeMessage<string, Value> | undefined): Value | ApiError {
   if (!outcome) return new ApiError('internal_error', 'A batch call answered an item without its outcome.');

@@ -1,6 +1,6 @@
 import { ApiError } from '@ticketing/errors';
 import type { CallOutcome } from './call-runner';
-import { toOutcomeMessage, type OutcomeMessage } from './refusals';
+import { toRefusalMessage, type OutcomeMessage } from './refusals';
 import { internalApiError } from './status-mapping';
 
 /**
@@ -38,17 +38,20 @@ export interface TogetherOutcomesMessage<TResponse> {
   outcomes: Array<{ outcome: OutcomeMessage<'response', TResponse> | undefined; replayed: boolean }>;
 }
 
+/** An item's refusal, as its call sent alone would have failed. */
+const refusedWith = (error: ApiError) => ({ outcome: { $case: 'refusal' as const, value: toRefusalMessage(error) }, replayed: false });
+
 /** A batch call's answer for one item (ticketing.v1.IssueTicketsOutcome, say): what a call sent alone answers, as the gateway reads it. */
 export function togetherOutcomeOf(outcome: CallOutcome): { outcome: OutcomeMessage<'response', unknown>; replayed: boolean } {
   switch (outcome.kind) {
     case 'answered':
       return { outcome: { $case: 'response', value: outcome.response }, replayed: outcome.replayed };
     case 'refused':
-      return { outcome: toOutcomeMessage('response', outcome.error), replayed: false };
+      return refusedWith(outcome.error);
     case 'unavailable':
     case 'late':
-      return { outcome: toOutcomeMessage('response', ApiError.serviceUnavailable()), replayed: false };
+      return refusedWith(ApiError.serviceUnavailable());
     case 'failed':
-      return { outcome: toOutcomeMessage('response', internalApiError()), replayed: false };
+      return refusedWith(internalApiError());
   }
 }
