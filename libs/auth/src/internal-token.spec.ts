@@ -23,6 +23,10 @@ describe('internal token', () => {
     const token = internalTokenFor(principal, secret);
     expect(internalTokenFor({ ...principal }, secret)).toBe(token);
     expect(internalTokenFor({ tenant: { ...principal.tenant, mode: 'test' }, key: principal.key }, secret)).not.toBe(token);
+    // A key whose scopes changed is another principal: its token must say so.
+    const rescoped = { ...principal, key: { ...principal.key, scopes: ['events:read', 'events:write'] } };
+    expect(verifiedInternalToken(internalTokenFor(rescoped, secret), secret)).toEqual(rescoped);
+    expect(verifiedInternalToken(internalTokenFor({ key: principal.key }, secret), secret)).toEqual({ key: principal.key });
     expect(internalTokenFor(principal, 'another-secret-of-enough-length')).not.toBe(token);
     expect(verifiedInternalToken(token, secret)).toEqual(principal);
   });

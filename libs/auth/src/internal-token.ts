@@ -60,27 +60,43 @@ export function verifyInternalToken(token: string, secret: string): InternalPrin
  * are bounded (least recently used first out).
  */
 const MAX_CACHED_TOKENS = 10_000;
-const signedTokens = new LRUCache<string, string>({ max: MAX_CACHED_TOKENS, ttl: (TOKEN_TTL_SECONDS * 1000) / 2 });
-const verifiedTokens = new LRUCache<string, InternalPrincipal>({ max: MAX_CACHED_TOKENS });
+
+/** Each secret's own caches (one in production; tests use several), so a cache key need not carry the secret. */
+const tokenCaches = new Map<string, { signed: LRUCache<string, string>; verified: LRUCache<string, InternalPrincipal> }>();
+function cachesFor(secret: string) {
+  let caches = tokenCaches.get(secret);
+  if (!caches) {
+    caches = { signed: new LRUCache({ max: MAX_CACHED_TOKENS, ttl: (TOKEN_TTL_SECONDS * 1000) / 2 }), verified: new LRUCache({ max: MAX_CACHED_TOKENS }) };
+    tokenCaches.set(secret, caches);
+  }
+  return caches;
+}
+
+/** Everything a token says about its principal, as a cache key; built per call, so kept cheaper than JSON. */
+function principalKey({ tenant, key }: InternalPrincipal): string {
+  const tenantPart = tenant ? `${tenant.account_id} ${tenant.mode}` : '';
+  return key ? `${tenantPart}\n${key.id} ${key.prefix} ${key.kind} ${key.scopes.join(' ')}` : tenantPart;
+}
 
 /** A token for `principal`, signed now or reused from the last half minute. */
 export function internalTokenFor(principal: InternalPrincipal, secret: string): string {
-  const cacheKey = `${secret}\n${JSON.stringify([principal.tenant, principal.key])}`;
-  let token = signedTokens.get(cacheKey);
+  const { signed } = cachesFor(secret);
+  const cacheKey = principalKey(principal);
+  let token = signed.get(cacheKey);
   if (token === undefined) {
     token = signInternalToken(principal, secret);
-    signedTokens.set(cacheKey, token);
+    signed.set(cacheKey, token);
   }
   return token;
 }
 
 /** verifyInternalToken, remembered until the token expires. */
 export function verifiedInternalToken(token: string, secret: string): InternalPrincipal {
-  const cacheKey = `${secret}\n${token}`;
-  const known = verifiedTokens.get(cacheKey);
+  const { verified } = cachesFor(secret);
+  const known = verified.get(token);
   if (known !== undefined) return known;
   const { principal, expiresAtMs } = verifyWithExpiry(token, secret);
-  verifiedTokens.set(cacheKey, principal, { ttl: Math.max(1, expiresAtMs - Date.now()) });
+  verified.set(token, principal, { ttl: Math.max(1, expiresAtMs - Date.now()) });
   return principal;
 }
 

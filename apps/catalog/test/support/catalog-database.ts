@@ -6,7 +6,7 @@ import { createCatalogPrisma, type PrismaClient } from '../../src/db';
  * A fresh database with catalog's migrations for the calling test file, and a Prisma client on
  * it: created before the file's tests, dropped after them. Read `prisma` inside hooks and tests.
  */
-export function useCatalogDatabase(): { readonly prisma: PrismaClient } {
+export function useCatalogDatabase(): { readonly prisma: PrismaClient; readonly url: string } {
   let database: TestDatabase;
   let prisma: PrismaClient;
   beforeAll(async () => {
@@ -20,6 +20,9 @@ export function useCatalogDatabase(): { readonly prisma: PrismaClient } {
   return {
     get prisma() {
       return prisma;
+    },
+    get url() {
+      return database.url;
     },
   };
 }

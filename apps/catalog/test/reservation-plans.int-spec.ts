@@ -1,0 +1,62 @@
+import { Client } from 'pg';
+import { newId } from '@ticketing/ids';
+import { ReservationRepository } from '../src/repositories/reservation.repository';
+import { useCatalogDatabase } from './support/catalog-database';
+
+/**
+ * How the reservation statements an on-sale runs in bulk reach their rows. PostgreSQL's
+ * auto_explain reports the plan of each statement run inside `commit_reservations` to the
+ * session that called it.
+ */
+describe('reservation statement plans (real PostgreSQL)', () => {
+  const catalog = useCatalogDatabase();
+  const tenant = { accountId: newId('acct'), mode: 'test' as const };
+
+  /** A published event's tier, and `count` reservations of one unit of it, held. */
+  async function heldReservations(count: number): Promise<string[]> {
+    const event = await catalog.prisma.event.create({
+      data: { id: newId('evt'), account_id: tenant.accountId, mode: tenant.mode, name: 'Plans', starts_at: new Date('2099-01-01T20:00:00Z'), status: 'published' },
+    });
+    const tier = await catalog.prisma.tier.create({
+      data: { id: newId('tier'), account_id: tenant.accountId, mode: tenant.mode, event_id: event.id, name: 'GA', price: 1000, capacity: count },
+    });
+    const at = new Date();
+    const requests = Array.from({ length: count }, () => ({
+      request: { id: newId('iss'), event_id: event.id, tier_id: tier.id, kind: 'sale' as const, quantity: 1, expires_at: new Date(at.getTime() + 60_000) },
+      at,
+    }));
+    const outcomes = await new ReservationRepository(catalog.prisma).reserveAll(tenant, event.id, tier.id, requests);
+    expect(outcomes.map((outcome) => outcome.outcome)).toEqual(Array(count).fill('taken'));
+    return requests.map(({ request }) => request.id);
+  }
+
+  /** The plans auto_explain reports while `run` uses the session. */
+  async function plansWhile(run: (client: Client) => Promise<unknown>): Promise<string[]> {
+    const client = new Client({ connectionString: catalog.url });
+    await client.connect();
+    const plans: string[] = [];
+    client.on('notice', (notice) => plans.push(notice.message ?? ''));
+    try {
+      await client.query(`LOAD 'auto_explain'`);
+      await client.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice`);
+      await run(client);
+      return plans;
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('commits held reservations by primary key, never through the index of held ones by expiry', async () => {
+    // Each committed reservation leaves a dead entry in that partial index until a vacuum: read
+    // whole, it cost each commit of an on-sale more than the one before.
+    const [first, ...rest] = await heldReservations(40);
+    await new ReservationRepository(catalog.prisma).commitAll(tenant, rest, new Date());
+
+    const plans = await plansWhile((client) => client.query('SELECT id FROM commit_reservations($1, $2, $3::text[], now())', [tenant.accountId, tenant.mode, [first]]));
+
+    const settling = plans.find((plan) => plan.includes('Update on inventory_reservations'));
+    expect(settling).toContain('inventory_reservations_pkey');
+    expect(settling).not.toContain('inventory_reservations_expiry_idx');
+    expect(await catalog.prisma.inventoryReservation.findUniqueOrThrow({ where: { id: first }, select: { status: true } })).toEqual({ status: 'committed' });
+  });
+});
