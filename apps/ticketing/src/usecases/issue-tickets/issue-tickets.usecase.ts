@@ -134,8 +134,10 @@ export class IssueTicketsUseCase {
     });
     const admitted = admission && { screened: admission, seatHeldWith: seatHold?.admission_entry_id ?? null };
     // p-limit starts a waiting function from the call that finished before it, in that call's
-    // async context; bound, it keeps its own (its request id, its Idempotency-Key's write).
-    return this.inTurn(AsyncResource.bind(() => this.recordAndDrive(claims, tenant, request, admitted, id, held)));
+    // async context; run in a resource made here, it keeps its own (its request id, its
+    // Idempotency-Key's write). (AsyncResource.bind would also build two deprecation wrappers per call.)
+    const context = new AsyncResource('IssueTickets');
+    return this.inTurn(() => context.runInAsyncScope(() => this.recordAndDrive(claims, tenant, request, admitted, id, held)));
   }
 
   /**
