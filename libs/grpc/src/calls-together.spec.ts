@@ -97,6 +97,24 @@ describe('CallsTogether (decision 0058)', () => {
     expect(sent.map(({ message }) => message.calls.length)).toEqual([500, 1]);
   });
 
+  it('with waitForCallInFlight, sends the calls that waited only once every call on its way has ended, a full batch among them', async () => {
+    const { sent, together } = recordingMethod({ waitForCallInFlight: true });
+    const calls = (from: number, count: number) => Array.from({ length: count }, (_, index) => together.call({ n: from + index }, claimsOf('acct_1', `req_${from + index}`), options));
+    void calls(0, 1);
+    await settle();
+    // 500 calls while the first is on its way: a full batch leaves at once; the next one waits for both.
+    void calls(1, 501);
+    await settle();
+    expect(sent.map(({ message }) => message.calls.length)).toEqual([1, 500]);
+    const answered = (call: SentCall) => call.answer(null, call.message.calls.map(({ request }) => ({ outcome: { $case: 'response', value: { doubled: request!.n * 2 } }, replayed: false })));
+    answered(sent[0]!);
+    await settle();
+    expect(sent.map(({ message }) => message.calls.length)).toEqual([1, 500]);
+    answered(sent[1]!);
+    await settle();
+    expect(sent.map(({ message }) => message.calls.length)).toEqual([1, 500, 1]);
+  });
+
   it('fails every call with what the whole call’s failure means, as a call sent alone would fail; an item the answer left out is an internal error', async () => {
     const { sent, together } = recordingMethod();
     const unavailable = [1, 2].map((n) => together.call({ n }, claimsOf('acct_1', `req_${n}`), options));

@@ -34,8 +34,11 @@ interface WaitingCall<TRequest, TResponse> {
 export class CallsTogether<TRequest, TResponse> {
   /** Calls waiting to be sent, by the internal token of their principal. */
   private readonly waiting = new Map<string, Array<WaitingCall<TRequest, TResponse>>>();
-  /** Principals (by token) with a batch call on its way, with `waitForCallInFlight`. */
-  private readonly inFlight = new Set<string>();
+  /**
+   * With `waitForCallInFlight`, how many batch calls of each principal (by token) are on their
+   * way: one, or more while full batches leave without waiting.
+   */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(
     private readonly method: UnaryMethod<CallsTogetherMessage<TRequest>, TogetherOutcomesMessage<TResponse>>,
@@ -61,7 +64,7 @@ export class CallsTogether<TRequest, TResponse> {
     // A full batch left before its turn came; the calls made since wait in a batch of their own.
     if (this.waiting.get(token) !== calls) return;
     this.waiting.delete(token);
-    if (this.options.waitForCallInFlight) this.inFlight.add(token);
+    if (this.options.waitForCallInFlight) this.inFlight.set(token, (this.inFlight.get(token) ?? 0) + 1);
     // The whole call may last as long as its longest-waiting item; each item's own deadline travels with it.
     const deadline = new Date(Math.max(...calls.map((call) => call.deadlineAtMs)));
     const message: CallsTogetherMessage<TRequest> = {
@@ -92,9 +95,14 @@ export class CallsTogether<TRequest, TResponse> {
     });
   }
 
-  /** With `waitForCallInFlight`, the principal's call has ended: the calls that waited for it go now. */
+  /** With `waitForCallInFlight`, a call of the principal has ended: once none is on its way, the calls that waited go. */
   private sendAfter(token: string): void {
     if (!this.options.waitForCallInFlight) return;
+    const stillInFlight = this.inFlight.get(token)! - 1;
+    if (stillInFlight > 0) {
+      this.inFlight.set(token, stillInFlight);
+      return;
+    }
     this.inFlight.delete(token);
     const next = this.waiting.get(token);
     if (next) this.sendWaiting(token, next);
