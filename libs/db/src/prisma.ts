@@ -13,12 +13,14 @@ export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 } as const
 
 /**
  * The options every service's generated Prisma client is built with: the driver adapter (no
- * native engine; statements prepared once per connection, statement-names.ts) and the
- * transaction limits above.
+ * native engine; statements prepared once per connection, statement-names.ts), the transaction
+ * limits above, and errors without the caller's source location: with any other format, Prisma
+ * captures a stack trace (`new Error()`) for every query it runs, to point a failed one's
+ * message at the calling line. Our logs carry the error's own stack.
  */
-export function prismaClientOptions(databaseUrl: string): { adapter: PrismaPg; transactionOptions: typeof TRANSACTION_OPTIONS } {
+export function prismaClientOptions(databaseUrl: string): { adapter: PrismaPg; transactionOptions: typeof TRANSACTION_OPTIONS; errorFormat: 'minimal' } {
   const adapter = new PrismaPg(connectionPool(databaseUrl), { statementNameGenerator: preparedStatementNames(), disposeExternalPool: true });
-  return { adapter, transactionOptions: TRANSACTION_OPTIONS };
+  return { adapter, transactionOptions: TRANSACTION_OPTIONS, errorFormat: 'minimal' };
 }
 
 /**
