@@ -234,8 +234,10 @@ async function main(): Promise<void> {
     const processGroups = [...system.processGroups, { name: 'autocannon (this process)', pids: () => [process.pid] }];
     const sales = new OnSales(api, key, system.gateway, keyed, options.connections, processGroups);
     if (options.warmup > 0) {
-      console.log(`warm-up: ${options.warmup} issuance requests for an event of its own, unmeasured`);
-      await sales.sellOut(options.warmup, options.warmup);
+      // The measured run's mix of sales and refusals, so that the refusals' code is warm too.
+      const warmupCapacity = Math.round((options.warmup * options.capacity) / options.requests);
+      console.log(`warm-up: ${options.warmup} issuance requests for an event of its own with ${warmupCapacity} tickets, unmeasured`);
+      await sales.sellOut(warmupCapacity, options.warmup);
     }
     // What the warm-up left behind (webhooks recording its events, relays flushing) must not count against the measured sales.
     const settled = await quiescence(system.processGroups);
