@@ -89,16 +89,22 @@ export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Map<string, n
 /**
  * Waits until the groups together use less than `share` of the machine's CPU over a whole
  * `windowMs` (the work a load leaves behind it, consumers catching up and relays flushing, is
- * done), or `timeoutMs` has passed. Answers how long it waited, and whether they went quiet.
+ * done), or `timeoutMs` has passed. Answers how long it waited, whether they went quiet, and the
+ * CPU milliseconds each group used while it waited, so a wait that lasts says who kept busy.
  */
-export async function quiescence(groups: ProcessGroup[], { windowMs = 1000, share = 0.05, timeoutMs = 30_000 } = {}): Promise<{ waitedMs: number; quiet: boolean }> {
+export async function quiescence(
+  groups: ProcessGroup[],
+  { windowMs = 1000, share = 0.05, timeoutMs = 30_000 } = {},
+): Promise<{ waitedMs: number; quiet: boolean; spentWhileWaiting: Map<string, number> }> {
   const started = performance.now();
+  const first = snapshotCpu(groups);
   const allowedMs = windowMs * availableParallelism() * share;
+  const result = (quiet: boolean) => ({ waitedMs: performance.now() - started, quiet, spentWhileWaiting: cpuSpent(first, snapshotCpu(groups)) });
   while (performance.now() - started < timeoutMs) {
     const before = snapshotCpu(groups);
     await sleep(windowMs);
     const spentMs = [...cpuSpent(before, snapshotCpu(groups)).values()].reduce((sum, ms) => sum + ms, 0);
-    if (spentMs < allowedMs) return { waitedMs: performance.now() - started, quiet: true };
+    if (spentMs < allowedMs) return result(true);
   }
-  return { waitedMs: performance.now() - started, quiet: false };
+  return result(false);
 }
