@@ -94,7 +94,7 @@ export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Map<string, n
  */
 export async function quiescence(
   groups: ProcessGroup[],
-  { windowMs = 1000, share = 0.05, timeoutMs = 30_000 } = {},
+  { windowMs = 1000, share = 0.1, timeoutMs = 30_000 } = {},
 ): Promise<{ waitedMs: number; quiet: boolean; spentWhileWaiting: Map<string, number> }> {
   const started = performance.now();
   const first = snapshotCpu(groups);
