@@ -46,6 +46,37 @@ describe('reservation statement plans (real PostgreSQL)', () => {
     }
   }
 
+  /** The functions of ours the statements `run` sends call at run time, with how many calls (pg_stat_xact_user_functions). */
+  async function functionCallsWhile(run: (client: Client) => Promise<unknown>): Promise<Record<string, number>> {
+    const client = new Client({ connectionString: catalog.url });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SET LOCAL track_functions = 'all'`);
+      await run(client);
+      const { rows } = await client.query<{ funcname: string; calls: string }>('SELECT funcname, calls FROM pg_stat_xact_user_functions');
+      return Object.fromEntries(rows.map((row) => [row.funcname, Number(row.calls)]));
+    } finally {
+      await client.query('ROLLBACK');
+      await client.end();
+    }
+  }
+
+  it('builds the tier of a reservation answer in place, never calling tier_json, which parses and plans its body at each call', async () => {
+    const [reserved, committed] = await heldReservations(2);
+    const [tier] = await catalog.prisma.inventoryReservation.findMany({ where: { id: reserved }, select: { event_id: true, tier_id: true } });
+
+    const calls = await functionCallsWhile(async (client) => {
+      await client.query(
+        `SELECT ordinal FROM reserve_inventory_batch($1, $2, $3, $4, ARRAY[$5]::text[], ARRAY['sale']::text[], ARRAY[1]::int[], ARRAY[now() + interval '1 minute']::timestamptz[], ARRAY[now()]::timestamptz[])`,
+        [tenant.accountId, tenant.mode, tier!.event_id, tier!.tier_id, newId('iss')],
+      );
+      await client.query('SELECT tier FROM commit_reservations($1, $2, $3::text[], now())', [tenant.accountId, tenant.mode, [committed]]);
+    });
+
+    expect(calls).toEqual({ reserve_inventory_batch: 1, commit_reservations: 1 });
+  });
+
   it('commits held reservations by primary key, never through the index of held ones by expiry', async () => {
     // Each committed reservation leaves a dead entry in that partial index until a vacuum: read
     // whole, it cost each commit of an on-sale more than the one before.
