@@ -5,7 +5,7 @@ import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { UpgradeRepository } from '../src/repositories/upgrade.repository';
 
 /**
- * The sweep that lets go of tickets taken for upgrades never recorded runs every few seconds
+ * The sweep that lets go of tickets taken for upgrades never recorded runs every ten seconds
  * over every tenant's tickets, in a database whose statistics may be missing (autovacuum off, a
  * table just filled): it must find the few taken tickets through their partial index, never by
  * reading the whole table.
