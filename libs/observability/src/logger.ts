@@ -5,7 +5,7 @@ export type { Logger };
 /**
  * Lines are written in blocks of at least this many bytes, or at the latest after
  * LOG_FLUSH_INTERVAL_MS: a busy process (an on-sale: a few lines per sale in each service) makes
- * one write for a dozen lines or more, not one per line.
+ * one write for a dozen lines or more, not one per line (decision 0060).
  */
 const LOG_WRITE_MIN_BYTES = 4096;
 const LOG_FLUSH_INTERVAL_MS = 100;
