@@ -132,17 +132,18 @@ async function saleFloor(url: string, body: string, connections: number): Promis
 const saleBody = (tierId: string, buyer: number) =>
   JSON.stringify({ tier_id: tierId, quantity: 1, customer: { email: `fan${buyer}@example.com` }, payment: { type: 'external', reference: 'bench', amount: PRICE } });
 
-/**
- * Sells out tiers through the gateway: each call creates a published event with one tier of
- * `capacity` and sends `requests` issuance requests at it, every one another buyer, as in a real
- * on-sale (each sale creates its customer). Answers when the last request was answered, with the
- * run's time to that answer and the CPU each process spent meanwhile.
- */
+/** A published event and its one tier, opened by OnSales.open. */
 interface OnSale {
   event: { id: string };
   tier: { id: string };
 }
 
+/**
+ * Sells out tiers through the gateway: `open` creates a published event with one tier of
+ * `capacity`, and `sellOut` sends `requests` issuance requests at it, every one another buyer, as
+ * in a real on-sale (each sale creates its customer). `sellOut` answers when the last request was
+ * answered, with the run's time to that answer and the CPU each process spent meanwhile.
+ */
 class OnSales {
   private buyer = 0;
 

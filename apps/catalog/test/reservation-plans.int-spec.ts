@@ -30,36 +30,42 @@ describe('reservation statement plans (real PostgreSQL)', () => {
     return requests.map(({ request }) => request.id);
   }
 
-  /** The plans auto_explain reports while `run` uses the session. */
-  async function plansWhile(run: (client: Client) => Promise<unknown>): Promise<string[]> {
+  /** `use` with a session of its own on the test database, closed after it. */
+  async function inSession<T>(use: (client: Client) => Promise<T>): Promise<T> {
     const client = new Client({ connectionString: catalog.url });
     await client.connect();
-    const plans: string[] = [];
-    client.on('notice', (notice) => plans.push(notice.message ?? ''));
     try {
-      await client.query(`LOAD 'auto_explain'`);
-      await client.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice`);
-      await run(client);
-      return plans;
+      return await use(client);
     } finally {
       await client.end();
     }
   }
 
-  /** The functions of ours the statements `run` sends call at run time, with how many calls (pg_stat_xact_user_functions). */
-  async function functionCallsWhile(run: (client: Client) => Promise<unknown>): Promise<Record<string, number>> {
-    const client = new Client({ connectionString: catalog.url });
-    await client.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(`SET LOCAL track_functions = 'all'`);
+  /** The plans auto_explain reports while `run` uses the session. */
+  function plansWhile(run: (client: Client) => Promise<unknown>): Promise<string[]> {
+    return inSession(async (client) => {
+      const plans: string[] = [];
+      client.on('notice', (notice) => plans.push(notice.message ?? ''));
+      await client.query(`LOAD 'auto_explain'`);
+      await client.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice`);
       await run(client);
-      const { rows } = await client.query<{ funcname: string; calls: string }>('SELECT funcname, calls FROM pg_stat_xact_user_functions');
-      return Object.fromEntries(rows.map((row) => [row.funcname, Number(row.calls)]));
-    } finally {
-      await client.query('ROLLBACK');
-      await client.end();
-    }
+      return plans;
+    });
+  }
+
+  /** The functions of ours the statements `run` sends call at run time, with how many calls (pg_stat_xact_user_functions); nothing `run` wrote stays. */
+  function functionCallsWhile(run: (client: Client) => Promise<unknown>): Promise<Record<string, number>> {
+    return inSession(async (client) => {
+      await client.query('BEGIN');
+      try {
+        await client.query(`SET LOCAL track_functions = 'all'`);
+        await run(client);
+        const { rows } = await client.query<{ funcname: string; calls: string }>('SELECT funcname, calls FROM pg_stat_xact_user_functions');
+        return Object.fromEntries(rows.map((row) => [row.funcname, Number(row.calls)]));
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    });
   }
 
   it('builds the tier of a reservation answer in place, never calling tier_json, which parses and plans its body at each call', async () => {

@@ -1,14 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
+/** The processes a test started, killed after it even if it failed before they ended. */
+const children: ChildProcess[] = [];
+afterEach(() => children.splice(0).forEach((child) => child.kill()));
+
 /**
  * A process that logs through createLogger, running `body` (which sees `logger`) and printing
  * what reached its stdout. The logger writes in blocks, so these check that no line waits for
  * company for good, nor is lost when the process exits.
  */
-const children: ChildProcess[] = [];
-afterEach(() => children.splice(0).forEach((child) => child.kill()));
-
 function loggingProcess(body: string) {
   const logger = path.join(__dirname, 'logger.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', '-e', `const logger = require(${JSON.stringify(logger)}).createLogger('test');\n${body}`], {
