@@ -83,6 +83,24 @@ describe('reservation statement plans (real PostgreSQL)', () => {
     expect(calls).toEqual({ reserve_inventory_batch: 1, commit_reservations: 1 });
   });
 
+  it('stores the reservations of a batch with one insert, not one per reservation, all under the tier row’s lock', async () => {
+    const [held] = await heldReservations(1);
+    const [tier] = await catalog.prisma.inventoryReservation.findMany({ where: { id: held }, select: { event_id: true, tier_id: true } });
+    await catalog.prisma.tier.update({ where: { id: tier!.tier_id }, data: { capacity: 10 } });
+    const ids = Array.from({ length: 5 }, () => newId('iss'));
+
+    const plans = await plansWhile((client) =>
+      client.query(
+        `SELECT ordinal FROM reserve_inventory_batch($1, $2, $3, $4, $5::text[], array_fill('sale'::text, ARRAY[5]), array_fill(1, ARRAY[5]),
+           array_fill(now() + interval '1 minute', ARRAY[5]), array_fill(now(), ARRAY[5]))`,
+        [tenant.accountId, tenant.mode, tier!.event_id, tier!.tier_id, ids],
+      ),
+    );
+
+    expect(plans.filter((plan) => plan.includes('Insert on inventory_reservations'))).toHaveLength(1);
+    expect(await catalog.prisma.inventoryReservation.count({ where: { id: { in: ids }, status: 'held' } })).toBe(5);
+  });
+
   it('commits held reservations by primary key, never through the index of held ones by expiry', async () => {
     // Each committed reservation leaves a dead entry in that partial index until a vacuum: read
     // whole, it cost each commit of an on-sale more than the one before.
