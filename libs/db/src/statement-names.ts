@@ -32,12 +32,12 @@ export interface SqlStatement {
 export function preparedStatementNames(): (statement: SqlStatement) => string {
   const names = new LRUCache<string, string>({ max: 2_000 });
   return ({ sql, args }) => {
-    if (args.length > MAX_PREPARED_PARAMETERS && PARAMETER_LIST.test(sql)) return '';
+    // A statement named before is answered from the cache, without reading its SQL again.
     let name = names.get(sql);
-    if (name === undefined) {
-      name = `prisma_${createHash('sha256').update(sql).digest('base64url').slice(0, 32)}`;
-      names.set(sql, name);
-    }
+    if (name !== undefined) return name;
+    if (args.length > MAX_PREPARED_PARAMETERS && PARAMETER_LIST.test(sql)) return '';
+    name = `prisma_${createHash('sha256').update(sql).digest('base64url').slice(0, 32)}`;
+    names.set(sql, name);
     return name;
   };
 }
