@@ -12,13 +12,13 @@ describe('reservation statement plans (real PostgreSQL)', () => {
   const catalog = useCatalogDatabase();
   const tenant = { accountId: newId('acct'), mode: 'test' as const };
 
-  /** A published event's tier, and `count` reservations of one unit of it, held. */
-  async function heldReservations(count: number): Promise<string[]> {
+  /** A published event's tier of `capacity` (by default `count`), and the ids of `count` reservations of one unit of it, held. */
+  async function heldReservations(count: number, capacity = count): Promise<{ eventId: string; tierId: string; ids: string[] }> {
     const event = await catalog.prisma.event.create({
       data: { id: newId('evt'), account_id: tenant.accountId, mode: tenant.mode, name: 'Plans', starts_at: new Date('2099-01-01T20:00:00Z'), status: 'published' },
     });
     const tier = await catalog.prisma.tier.create({
-      data: { id: newId('tier'), account_id: tenant.accountId, mode: tenant.mode, event_id: event.id, name: 'GA', price: 1000, capacity: count },
+      data: { id: newId('tier'), account_id: tenant.accountId, mode: tenant.mode, event_id: event.id, name: 'GA', price: 1000, capacity },
     });
     const at = new Date();
     const requests = Array.from({ length: count }, () => ({
@@ -27,7 +27,7 @@ describe('reservation statement plans (real PostgreSQL)', () => {
     }));
     const outcomes = await new ReservationRepository(catalog.prisma).reserveAll(tenant, event.id, tier.id, requests);
     expect(outcomes.map((outcome) => outcome.outcome)).toEqual(Array(count).fill('taken'));
-    return requests.map(({ request }) => request.id);
+    return { eventId: event.id, tierId: tier.id, ids: requests.map(({ request }) => request.id) };
   }
 
   /** `use` with a session of its own on the test database, closed after it. */
@@ -69,13 +69,13 @@ describe('reservation statement plans (real PostgreSQL)', () => {
   }
 
   it('builds the tier of a reservation answer in place, never calling tier_json, which parses and plans its body at each call', async () => {
-    const [reserved, committed] = await heldReservations(2);
-    const [tier] = await catalog.prisma.inventoryReservation.findMany({ where: { id: reserved }, select: { event_id: true, tier_id: true } });
+    const { eventId, tierId, ids } = await heldReservations(2);
+    const committed = ids[1]!;
 
     const calls = await functionCallsWhile(async (client) => {
       await client.query(
         `SELECT ordinal FROM reserve_inventory_batch($1, $2, $3, $4, ARRAY[$5]::text[], ARRAY['sale']::text[], ARRAY[1]::int[], ARRAY[now() + interval '1 minute']::timestamptz[], ARRAY[now()]::timestamptz[])`,
-        [tenant.accountId, tenant.mode, tier!.event_id, tier!.tier_id, newId('iss')],
+        [tenant.accountId, tenant.mode, eventId, tierId, newId('iss')],
       );
       await client.query('SELECT tier FROM commit_reservations($1, $2, $3::text[], now())', [tenant.accountId, tenant.mode, [committed]]);
     });
@@ -84,16 +84,14 @@ describe('reservation statement plans (real PostgreSQL)', () => {
   });
 
   it('stores the reservations of a batch with one insert, not one per reservation, all under the tier row’s lock', async () => {
-    const [held] = await heldReservations(1);
-    const [tier] = await catalog.prisma.inventoryReservation.findMany({ where: { id: held }, select: { event_id: true, tier_id: true } });
-    await catalog.prisma.tier.update({ where: { id: tier!.tier_id }, data: { capacity: 10 } });
+    const { eventId, tierId } = await heldReservations(1, 10);
     const ids = Array.from({ length: 5 }, () => newId('iss'));
 
     const plans = await plansWhile((client) =>
       client.query(
         `SELECT ordinal FROM reserve_inventory_batch($1, $2, $3, $4, $5::text[], array_fill('sale'::text, ARRAY[5]), array_fill(1, ARRAY[5]),
            array_fill(now() + interval '1 minute', ARRAY[5]), array_fill(now(), ARRAY[5]))`,
-        [tenant.accountId, tenant.mode, tier!.event_id, tier!.tier_id, ids],
+        [tenant.accountId, tenant.mode, eventId, tierId, ids],
       ),
     );
 
@@ -104,7 +102,7 @@ describe('reservation statement plans (real PostgreSQL)', () => {
   it('commits held reservations by primary key, never through the index of held ones by expiry', async () => {
     // Each committed reservation leaves a dead entry in that partial index until a vacuum: read
     // whole, it cost each commit of an on-sale more than the one before.
-    const [first, ...rest] = await heldReservations(40);
+    const [first, ...rest] = (await heldReservations(40)).ids;
     await new ReservationRepository(catalog.prisma).commitAll(tenant, rest, new Date());
 
     const plans = await plansWhile((client) => client.query('SELECT id FROM commit_reservations($1, $2, $3::text[], now())', [tenant.accountId, tenant.mode, [first]]));
