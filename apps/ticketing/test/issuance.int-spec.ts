@@ -254,6 +254,11 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
   });
 
+  it('indexes the admissions of only the issuances that used one (the used-token refusals above still hold): a sale without one writes no entry there', async () => {
+    const [index] = await prisma.$queryRaw<Array<{ indexdef: string }>>`SELECT indexdef FROM pg_indexes WHERE indexname = 'issuances_admission_entry_id_idx'`;
+    expect(index!.indexdef).toMatch(/^CREATE UNIQUE INDEX .* \(admission_entry_id\) WHERE \(admission_entry_id IS NOT NULL\)$/);
+  });
+
   it('holds seats for comps without an admission while the waiting room is enabled, and only a comp takes such a hold (decision 0034)', async () => {
     const claims = tenant();
     const { eventId, tierId } = await onSale(claims, { capacity: 3 });
