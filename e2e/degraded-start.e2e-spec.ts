@@ -3,10 +3,12 @@ import { as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
 import { onSale, sale } from './support/on-sale';
 import { restart } from './support/processes';
+import { subscribeToEveryEvent } from './support/webhook-trail';
 
 describe('a service started while Kafka or Redis is unreachable serves, and catches up when it returns', () => {
   it('catalog serves with Kafka unreachable, and publishes what it committed once Kafka answers', async () => {
     const api = as((await createAccount()).secret_key);
+    await subscribeToEveryEvent(api);
     const kafka = await lateForwarder({ host: '127.0.0.1', port: 9092 });
     try {
       await restart('catalog', { KAFKA_BROKERS: `127.0.0.1:${kafka.port}` });

@@ -2,6 +2,7 @@ import { waitFor } from '@ticketing/testing';
 import { activateLive, as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
 import { type Client, ids, walkList } from './support/lists';
+import { subscribeToEveryEvent } from './support/webhook-trail';
 
 /** The has_more flags a walk of `count` items with pages of `limit` must show. */
 const expectedFlags = (count: number, limit: number) => {
@@ -163,6 +164,7 @@ describe('events: the full catalog resource through the gateway', () => {
 
   it('publishes event.canceled, which the webhooks service records with the final facts', async () => {
     const api = as((await createAccount()).secret_key);
+    await subscribeToEveryEvent(api);
     const event = (await api.post('/v1/events', { name: 'Rained Out', starts_at: '2027-11-01T20:00:00Z', currency: 'EUR' })).body;
     expect((await api.patch(`/v1/events/${event.id}`, { status: 'published' })).status).toBe(200);
     expect((await api.patch(`/v1/events/${event.id}`, { status: 'canceled' })).status).toBe(200);

@@ -1,6 +1,7 @@
 import { waitFor } from '@ticketing/testing';
 import { as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
+import { subscribeToEveryEvent } from './support/webhook-trail';
 
 /** Gateway → gRPC → catalog → Postgres, then outbox → Kafka → webhooks' record. */
 describe('events: one vertical slice through every layer', () => {
@@ -8,6 +9,7 @@ describe('events: one vertical slice through every layer', () => {
 
   beforeAll(async () => {
     api = as((await createAccount()).secret_key);
+    await subscribeToEveryEvent(api);
   });
 
   const notificationsFor = (eventId: string) =>

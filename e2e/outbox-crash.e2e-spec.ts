@@ -2,6 +2,7 @@ import { waitFor } from '@ticketing/testing';
 import { as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
 import { kill, restart } from './support/processes';
+import { subscribeToEveryEvent } from './support/webhook-trail';
 
 /**
  * Catalog dies (SIGKILL) after the event's transaction commits and before its relay publishes.
@@ -17,6 +18,7 @@ describe('outbox: no event is lost or applied twice when catalog crashes', () =>
 
   it('publishes the committed event after a restart, and records it once', async () => {
     const api = as((await createAccount()).secret_key);
+    await subscribeToEveryEvent(api);
     // A relay that waits ten minutes before its first poll and is not woken by commits: nothing written now gets published.
     const stalled = await restart('catalog', { OUTBOX_POLL_INTERVAL_MS: '600000', OUTBOX_LISTEN: 'false' });
 

@@ -32,23 +32,46 @@ describe('recording notifications (real PostgreSQL)', () => {
     data: { event_id: 'evt_1', name: 'Show', starts_at: '2027-02-01T20:00:00.000Z' },
   });
 
+  const endpoint = (accountId: string, enabledEvents: string[], mode: 'live' | 'test' = 'live') =>
+    new CreateEndpointUseCase(prisma, new EndpointSecrets(Buffer.alloc(32, 1)), { allowLocalHttp: true }).execute(
+      { accountId, mode },
+      { url: 'https://hooks.example.com/a', enabled_events: enabledEvents, description: '', metadata: {} },
+    );
+
   it('records an event once however often it is delivered, concurrently or not', async () => {
-    const event = eventCreated();
+    const accountId = newId('acct');
+    await endpoint(accountId, ['event.created']);
+    const event = { ...eventCreated(), account_id: accountId };
     const outcomes = await Promise.allSettled([recordNotification.execute(event), recordNotification.execute(event), recordNotification.execute(event)]);
     expect(await recordNotification.execute(event)).toBeNull();
-    // The account has no endpoints: recorded with no deliveries.
-    const created = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value === 0);
+    const created = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value === 1);
     expect(created).toHaveLength(1);
 
     const rows = await prisma.notification.findMany({ where: { source_event_id: event.id } });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ account_id: 'acct_a', mode: 'live', type: 'event.created' });
+    expect(rows[0]).toMatchObject({ account_id: accountId, mode: 'live', type: 'event.created' });
+    expect(await prisma.webhookDelivery.count({ where: { notification_id: rows[0]!.id } })).toBe(1);
+  });
+
+  it('stores nothing of an event no enabled endpoint of its account and mode subscribes to, and stores it once one does', async () => {
+    const accountId = newId('acct');
+    await endpoint(accountId, ['event.updated']);
+    const disabled = await endpoint(accountId, ['*']);
+    await prisma.webhookEndpoint.update({ where: { id: disabled.id }, data: { disabled_reason: 'by_request' } });
+    await endpoint(accountId, ['*'], 'test');
+    const event = { ...eventCreated(), account_id: accountId };
+
+    expect(await recordNotification.executeBatch([event, { ...event, id: newId('msg') }])).toEqual([0, 0]);
+    expect(await recordNotification.execute(event)).toBe(0);
+    expect(await prisma.notification.count({ where: { account_id: accountId } })).toBe(0);
+
+    await endpoint(accountId, ['event.created']);
+    // Delivered again (a consumer's restart, say), the event finds its subscriber now.
+    expect(await recordNotification.execute(event)).toBe(1);
+    expect(await prisma.notification.count({ where: { account_id: accountId } })).toBe(1);
   });
 
   it('records a batch of events in one go: each new one once with a delivery per subscriber, each repeat as a repeat', async () => {
-    const createEndpoint = new CreateEndpointUseCase(prisma, new EndpointSecrets(Buffer.alloc(32, 1)), { allowLocalHttp: true });
-    const endpoint = (accountId: string, enabledEvents: string[]) =>
-      createEndpoint.execute({ accountId, mode: 'live' }, { url: 'https://hooks.example.com/a', enabled_events: enabledEvents, description: '', metadata: {} });
     const [first, second] = [newId('acct'), newId('acct')];
     await endpoint(first, ['event.created']);
     await endpoint(first, ['*']);

@@ -7,8 +7,8 @@ import type { RecordNotificationUseCase } from '../usecases/record-notification/
 /**
  * The consumer of one topic of domain events that webhooks deliver (WEBHOOK_TOPICS), in a group of
  * its own per topic (`<group>.<topic>`, which every replica's consumer of that topic shares): a
- * kafkajs group assumes its members subscribe alike. Each event becomes a notification and its
- * deliveries; `scheduled` hears of new deliveries at once.
+ * kafkajs group assumes its members subscribe alike. Each event an endpoint subscribes to becomes
+ * a notification and its deliveries; `scheduled` hears of new deliveries at once.
  */
 export function startDomainEventConsumer(
   kafka: Kafka,
@@ -18,8 +18,8 @@ export function startDomainEventConsumer(
   scheduled: () => void,
   logger: Logger,
 ): Promise<EventConsumer> {
-  /** Each event's line, with its request id: the trail a request leaves through every consumer. */
-  const logRecorded = (logger: Logger, deliveries: number | null) => logger.info({ duplicate: deliveries === null, deliveries: deliveries ?? 0 }, 'domain event recorded');
+  /** Each event's line, with its request id: the trail a request leaves through every consumer (`deliveries: 0`: no endpoint subscribes). */
+  const logRecorded = (logger: Logger, deliveries: number | null) => logger.info({ duplicate: deliveries === null, deliveries: deliveries ?? 0 }, 'domain event handled');
   return startEventConsumer({
     kafka,
     groupId: `${groupPrefix}.${topic.name}`,

@@ -4,10 +4,11 @@ import type { PrismaClient, WebhooksDb } from '../../db';
 import { NotificationRepository } from '../../repositories/notification.repository';
 
 /**
- * Records domain events as notifications of their accounts, each once however often it arrives,
- * with a delivery, due now, to each enabled endpoint of the account and mode that subscribes to
- * its type: one statement for them all. For each event, in order, the number of its deliveries,
- * or null for an event recorded before.
+ * Records the domain events some enabled endpoint of their account and mode subscribes to as
+ * notifications, each once however often it arrives, with a delivery, due now, to each such
+ * endpoint: one statement for them all. For each event, in order, the number of its deliveries
+ * (0, and nothing stored, for an event no endpoint subscribes to), or null for an event recorded
+ * before.
  */
 export function recordNotifications(db: WebhooksDb, events: readonly DomainEventEnvelope[]): Promise<Array<number | null>> {
   return new NotificationRepository(db).createWithDeliveries(
