@@ -3,9 +3,10 @@ import { catalogReadsGenerationEntry, catalogV1 } from '@ticketing/contracts';
 import { callUnary, createGrpcClient, type RunningGrpcServer, startGrpcServer } from '@ticketing/grpc';
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
-import { waitForLockWaiters } from '@ticketing/testing';
+import { waitFor, waitForLockWaiters } from '@ticketing/testing';
 import type { ReservationRequest } from '../src/domain/reservation';
 import { catalogGrpcServices } from '../src/grpc/services';
+import { DiscountRepository } from '../src/repositories/discount.repository';
 import { ReservationRepository } from '../src/repositories/reservation.repository';
 import { ReleaseExpiredReservationsUseCase } from '../src/usecases/release-expired-reservations/release-expired-reservations.usecase';
 import { useCatalogDatabase } from './support/catalog-database';
@@ -94,6 +95,31 @@ describe('catalog inventory reservations (real PostgreSQL, real gRPC)', () => {
     expect((await reserve(claims, { event_id: eventId, tier_id: tierId, kind: COMP })).quote).toBeUndefined();
     await expect(reserve(claims, { event_id: eventId, tier_id: tierId, customer_id: 'c'.repeat(300) })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'customer_id' });
     expect(await counters(tierId)).toEqual({ held: 6, sold: 0 });
+  });
+
+  it('looks a sale’s automatic discounts up while its units are being held, not after', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await eventWithTier(claims, { capacity: 10, price: 2500 });
+    const discount = await callUnary(discounts.createDiscount.bind(discounts), createDiscountRequest({ percent_off: 20 }), claims, options);
+    await callUnary(discounts.createDiscountTrigger.bind(discounts), { discount_id: discount.id, condition: { $case: 'min_quantity', value: { quantity: 1 } } }, claims, options);
+    const lookups = jest.spyOn(DiscountRepository.prototype, 'findAutomatic');
+    try {
+      let holding!: Promise<catalogV1.Reservation>;
+      await catalog.prisma.$transaction(
+        async (tx) => {
+          // The tier's row is locked: the hold's statement waits for it, and the lookup must not.
+          await tx.$queryRaw`SELECT id FROM tiers WHERE id = ${tierId} FOR UPDATE`;
+          holding = reserve(claims, { event_id: eventId, tier_id: tierId });
+          await waitForLockWaiters(catalog.prisma);
+          await waitFor('the automatic discounts to be looked up', async () => (lookups.mock.calls.length > 0 ? true : undefined));
+        },
+        { timeout: 10_000 },
+      );
+      expect((await holding).quote).toMatchObject({ total: 2000, discount: { id: discount.id } });
+      expect(lookups).toHaveBeenCalledTimes(1);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it('says whether the event’s waiting room was enabled when it held the units; the same id again says whether it is now', async () => {

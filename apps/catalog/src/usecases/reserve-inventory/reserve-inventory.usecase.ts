@@ -12,6 +12,7 @@ import {
   type ReservationRequest,
   type ReservationView,
 } from '../../domain/reservation';
+import type { CatalogDiscount } from '../../domain/discount';
 import { EventRepository } from '../../repositories/event.repository';
 import { ReservationRepository, type ReserveOutcome } from '../../repositories/reservation.repository';
 import { TierRepository } from '../../repositories/tier.repository';
@@ -84,23 +85,25 @@ export class ReserveInventoryUseCase {
       expires_at: new Date(at.getTime() + validTtlSeconds(command.ttl_seconds) * 1000),
     };
     const tierKey = `${tenantKey(tenant)}/${request.event_id}/${request.tier_id}`;
+    // A sale's automatic discounts depend on its tenant and instant alone: looked up while the units are held, not after.
+    const automatic = request.kind === 'sale' ? this.pricing.automaticAt(tenant, at) : undefined;
     const outcome = await this.batches.run(tierKey, { tenant, request, at });
     switch (outcome.outcome) {
       case 'taken':
-        return this.priced(tenant, { reservation: heldReservation(tenant, request, at), tier: outcome.tier, waitingRoomEnabled: outcome.waitingRoomEnabled }, customerId, at);
+        return this.priced(tenant, { reservation: heldReservation(tenant, request, at), tier: outcome.tier, waitingRoomEnabled: outcome.waitingRoomEnabled }, customerId, at, automatic);
       case 'refused':
         throw reservationRefusal(request, outcome, at);
       case 'not_claimed':
-        return this.priced(tenant, await this.earlierReservation(tenant, request, at), customerId, at);
+        return this.priced(tenant, await this.earlierReservation(tenant, request, at), customerId, at, automatic);
     }
   }
 
   /** A sale's reservation with what its order costs at the tier's price now; a comp costs nothing to quote. */
-  private async priced(tenant: Tenant, view: Omit<ReservedView, 'quote'>, customerId: string | null, at: Date): Promise<ReservedView> {
+  private async priced(tenant: Tenant, view: Omit<ReservedView, 'quote'>, customerId: string | null, at: Date, automatic: Promise<CatalogDiscount[]> | undefined): Promise<ReservedView> {
     const { reservation, tier } = view;
     if (reservation.kind !== 'sale') return { ...view, quote: null };
     const lines = [{ tier_id: tier.id, event_id: tier.event_id, quantity: reservation.quantity, unit_price: tier.price }];
-    return { ...view, quote: await this.pricing.price(tenant, tier.event_id, { currency: tier.currency, lines, discountCode: null, customerId, segmentIds: new Set(), at }) };
+    return { ...view, quote: await this.pricing.price(tenant, tier.event_id, { currency: tier.currency, lines, discountCode: null, customerId, segmentIds: new Set(), at }, automatic) };
   }
 
   /**
