@@ -44,7 +44,7 @@ const ticketingEnv = z.object({
    * their turn, first come first served, so under a rush each finishes early instead of all late.
    * Enough of them at once to fill the shared statements of commits and issues (decision 0040).
    */
-  ISSUANCE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  ISSUANCE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /**
    * How long catalog's sold_out for a tier is answered again without asking (decision 0037):
    * units released elsewhere are on sale here again within this long. 0 always asks.
