@@ -65,7 +65,7 @@ export class OrderPricing {
     const discounts = new DiscountRepository(this.prisma);
     const byCode = code === null ? null : await discounts.findByCode(tenant, code);
     if (code !== null && byCode === null) throw ApiError.resourceMissing('discount code', code, 'discount_code');
-    const automatic = await (lookedUp ?? this.automatic.run(tenantKey(tenant), { tenant, at }));
+    const automatic = await (lookedUp ?? this.automaticAt(tenant, at));
     const all = [...(byCode ? [byCode] : []), ...automatic];
     if (all.length === 0) return [];
     const ids = all.map((discount) => discount.id);
