@@ -7,7 +7,7 @@ export const ALL_SERVICES = [...BACKEND_SERVICES, 'gateway'] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
 /** Services that own a database (those with a Prisma schema). */
-export const DATABASE_SERVICES: BackendService[] = ['identity', 'catalog', 'ticketing', 'webhooks'];
+export const DATABASE_SERVICES: BackendService[] = ['identity', 'catalog', 'ticketing', 'payments', 'webhooks'];
 
 export function serviceDir(service: ServiceName): string {
   return path.join(repoRoot, 'apps', service);
@@ -32,7 +32,10 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
       PAGES_PORT: String(DEFAULT_PORTS.ticketing.pages + offset),
       PUBLIC_BASE_URL: `http://127.0.0.1:${DEFAULT_PORTS.gateway.http + offset}`,
     },
-    payments: backend('payments'),
+    payments: {
+      ...backend('payments'),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${DEFAULT_PORTS.gateway.http + offset}`,
+    },
     scanning: backend('scanning'),
     webhooks: backend('webhooks'),
     gateway: {
@@ -41,6 +44,7 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
       IDENTITY_GRPC_URL: grpcUrl('identity'),
       CATALOG_GRPC_URL: grpcUrl('catalog'),
       TICKETING_GRPC_URL: grpcUrl('ticketing'),
+      PAYMENTS_GRPC_URL: grpcUrl('payments'),
       WEBHOOKS_GRPC_URL: grpcUrl('webhooks'),
       TICKETING_PAGES_URL: `http://127.0.0.1:${DEFAULT_PORTS.ticketing.pages + offset}`,
     },

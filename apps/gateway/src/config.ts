@@ -24,6 +24,7 @@ const gatewayEnv = z.object({
   IDENTITY_GRPC_URL: grpcAddress('identity'),
   CATALOG_GRPC_URL: grpcAddress('catalog'),
   TICKETING_GRPC_URL: grpcAddress('ticketing'),
+  PAYMENTS_GRPC_URL: grpcAddress('payments'),
   WEBHOOKS_GRPC_URL: grpcAddress('webhooks'),
   /** Ticketing's page server: the gateway forwards ticket pages (/d/…) there (decision 0035). */
   TICKETING_PAGES_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.ticketing.pages}`),

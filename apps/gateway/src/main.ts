@@ -1,4 +1,4 @@
-import { catalogV1, identityV1, ticketingV1, webhooksV1 } from '@ticketing/contracts';
+import { catalogV1, identityV1, paymentsV1, ticketingV1, webhooksV1 } from '@ticketing/contracts';
 import { createGrpcClient } from '@ticketing/grpc';
 import { processMetrics, startOpsServer } from '@ticketing/observability';
 import { connectCachingRedis, connectRedis } from '@ticketing/redis';
@@ -29,6 +29,8 @@ void runService({
       tickets: createGrpcClient(ticketingV1.TicketServiceClient, config.TICKETING_GRPC_URL),
       seatHolds: createGrpcClient(ticketingV1.SeatHoldServiceClient, config.TICKETING_GRPC_URL),
       waitingRoom: createGrpcClient(ticketingV1.WaitingRoomServiceClient, config.TICKETING_GRPC_URL),
+      paymentIntents: createGrpcClient(paymentsV1.PaymentIntentServiceClient, config.PAYMENTS_GRPC_URL),
+      payments: createGrpcClient(paymentsV1.PaymentServiceClient, config.PAYMENTS_GRPC_URL),
       webhookEndpoints: createGrpcClient(webhooksV1.WebhookEndpointServiceClient, config.WEBHOOKS_GRPC_URL),
       webhookDeliveries: createGrpcClient(webhooksV1.WebhookDeliveryServiceClient, config.WEBHOOKS_GRPC_URL),
     };

@@ -528,8 +528,8 @@ describe('operations', () => {
   });
 
   it('answers 501 for an operation not built yet, only once the key and scope checks pass', async () => {
-    expectEnvelope(await call('POST', '/v1/payment_intents', { key: secretKey('events:read') }), 403, 'forbidden');
-    const response = await call('POST', '/v1/payment_intents', { key: secretKey('payments:write') });
+    expectEnvelope(await call('GET', '/v1/reports/sales', { key: secretKey('events:read') }), 403, 'forbidden');
+    const response = await call('GET', '/v1/reports/sales', { key: secretKey('reports:read') });
     expectEnvelope(response, 501, 'not_implemented');
     expect(response.body.error.message).toBe('This operation is not available yet.');
   });

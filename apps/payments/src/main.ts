@@ -1,14 +1,58 @@
-import { backendServiceEnv, loadConfig } from '@ticketing/config';
-import { runService, startEndpoints } from '@ticketing/service';
-import { z } from 'zod';
+import { PAYMENTS_PAYMENT_INTENT_TOPIC } from '@ticketing/contracts';
+import { isDatabaseUnavailable, startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
+import { createKafka, createProducer, OutboxRelay, startPublishing } from '@ticketing/kafka';
+import { runService, startEndpoints, startInBackground } from '@ticketing/service';
+import { loadPaymentsConfig } from './config';
+import { createPaymentsPrisma } from './db';
+import { paymentsGrpcServices } from './grpc/services';
+import { paymentCore } from './payment-core';
 
-/**
- * The payments process: it answers health and metrics probes; its gRPC API and data arrive with
- * the issue that builds its behaviour (see the route table's 501 operations in the gateway).
- */
 void runService({
   name: 'payments',
-  loadConfig: () => loadConfig(z.object(backendServiceEnv('payments'))),
-  start: (config, logger) =>
-    startEndpoints({ grpcPort: config.GRPC_PORT, opsPort: config.OPS_PORT, logger, services: [], isReady: async () => true }),
+  loadConfig: loadPaymentsConfig,
+  start: async (config, logger) => {
+    const prisma = createPaymentsPrisma(config.DATABASE_URL);
+    await prisma.$connect();
+
+    const kafka = createKafka({ clientId: 'payments', brokers: config.KAFKA_BROKERS, logger });
+    const producer = createProducer(kafka);
+    const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
+    // Payments are taken while Kafka is down: their events wait in the outbox until the relay starts.
+    const publishing = startInBackground('the outbox relay', () => startPublishing(kafka, [PAYMENTS_PAYMENT_INTENT_TOPIC.name], relay), (started) => started.stop(), logger);
+
+    const core = paymentCore(
+      prisma,
+      {
+        fees: { percentBps: config.PAYMENT_FEE_PERCENT_BPS, fixed: config.PAYMENT_FEE_FIXED },
+        settlementDelayMs: config.SETTLEMENT_DELAY_MS,
+        sandboxDeclineDelayMs: config.SANDBOX_DECLINE_DELAY_MS,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+      },
+      logger,
+    );
+    const redriver = startPeriodicSweep({
+      what: 'charges still processing',
+      intervalMs: config.CHARGE_REDRIVE_INTERVAL_MS,
+      sweep: () => core.redriveCharges.execute(config.CHARGE_REDRIVE_AFTER_MS),
+      logger,
+    });
+    const idempotencySweeper = startIdempotencySweeper(prisma, logger);
+
+    const endpoints = await startEndpoints({
+      grpcPort: config.GRPC_PORT,
+      opsPort: config.OPS_PORT,
+      logger,
+      services: paymentsGrpcServices(prisma, core, { tokenSecret: config.INTERNAL_TOKEN_SECRET, logger, unavailableWhen: isDatabaseUnavailable }),
+      isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
+    });
+
+    return [
+      ...endpoints,
+      { name: 'charge re-driver', run: () => redriver.stop() },
+      { name: 'outbox relay', run: () => publishing.stop() },
+      { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
+      { name: 'kafka producer', run: () => producer.disconnect() },
+      { name: 'database', run: () => prisma.$disconnect() },
+    ];
+  },
 });

@@ -865,10 +865,28 @@ export interface paths {
         /**
          * Create a payment intent
          * @description Needs a secret key with scope `payments:write`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["createPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment_intents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payment intent
+         * @description Needs a secret key with scope `payments:write`.
+         */
+        get: operations["getPaymentIntent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -885,10 +903,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Confirm a payment intent
+         * Confirm a payment intent: charge its payment method
          * @description Needs a secret key with scope `payments:write`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["confirmPaymentIntent"];
         delete?: never;
@@ -905,10 +921,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Retrieve a payment this key created
+         * Retrieve a payment
          * @description Needs a secret key with scope `payments:write`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["getPayment"];
         put?: never;
@@ -1959,6 +1973,106 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment_intent.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment_intent.created notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payment_intent.created` or "*".
+         */
+        post: operations["paymentIntentCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.requires_action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment_intent.requires_action notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payment_intent.requires_action` or "*".
+         */
+        post: operations["paymentIntentRequiresActionWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment_intent.succeeded notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payment_intent.succeeded` or "*".
+         */
+        post: operations["paymentIntentSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.payment_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment_intent.payment_failed notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payment_intent.payment_failed` or "*".
+         */
+        post: operations["paymentIntentPaymentFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment_intent.canceled notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payment_intent.canceled` or "*".
+         */
+        post: operations["paymentIntentCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "endpoint.disabled": {
         parameters: {
             query?: never;
@@ -2062,7 +2176,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "admission_token_required" | "admission_token_invalid" | "admission_token_used" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "method_not_allowed" | "malformed_request" | "request_timeout" | "body_too_large" | "headers_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
+                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "admission_token_required" | "admission_token_invalid" | "admission_token_used" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "method_not_allowed" | "malformed_request" | "request_timeout" | "body_too_large" | "headers_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "payment_intent_unexpected_state" | "live_payments_unavailable" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -2183,7 +2297,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "idempotency_key_reused" | "idempotency_key_in_use";
+                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "payment_intent_unexpected_state" | "live_payments_unavailable" | "idempotency_key_reused" | "idempotency_key_in_use";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -3286,6 +3400,147 @@ export interface components {
                  */
                 request_id: string;
             };
+        };
+        /**
+         * @example {
+         *       "id": "pi_01JD3WJ6K8M0P2R4T6V8X0Z2B4",
+         *       "object": "payment_intent",
+         *       "livemode": false,
+         *       "amount": 9000,
+         *       "currency": "EUR",
+         *       "description": "Order 8812",
+         *       "metadata": {
+         *         "order": "8812"
+         *       },
+         *       "status": "succeeded",
+         *       "payment_method": "pm_card_visa",
+         *       "last_payment_error": null,
+         *       "next_action": null,
+         *       "payment": "pay_01JD3WK8M0P2R4T6V8X0Z2B4D6",
+         *       "canceled_at": null,
+         *       "cancellation_reason": null,
+         *       "created_at": "2027-01-05T09:00:00.000Z",
+         *       "updated_at": "2027-01-05T09:00:01.000Z"
+         *     }
+         */
+        PaymentIntent: {
+            id: string;
+            /** @enum {string} */
+            object: "payment_intent";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            /** @description Minor units of currency: what the intent takes, e.g. 4500 for €45.00. */
+            amount: number;
+            /**
+             * @description ISO 4217, upper case.
+             * @example EUR
+             */
+            currency: string;
+            description: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * @description requires_payment_method → requires_confirmation → processing → succeeded; requires_action while the buyer must authenticate (next_action); back to requires_payment_method when a charge fails (last_payment_error); canceled.
+             * @enum {string}
+             */
+            status: "requires_payment_method" | "requires_confirmation" | "requires_action" | "processing" | "succeeded" | "canceled";
+            /**
+             * @description The payment method to charge; null until one is given, and again after a charge of it failed.
+             * @example pm_card_visa
+             */
+            payment_method: string | null;
+            /** @description Why the last charge failed; null unless it did. */
+            last_payment_error: {
+                /**
+                 * @description card_declined, insufficient_funds, authentication_failed or processing_error.
+                 * @example card_declined
+                 */
+                code: string;
+                /**
+                 * @description Why, in words you can show the buyer.
+                 * @example Your card was declined.
+                 */
+                message: string;
+                /**
+                 * @description The payment method that failed.
+                 * @example pm_card_chargeDeclined
+                 */
+                payment_method: string;
+            } | null;
+            /** @description What the buyer must do; null unless the status is requires_action. */
+            next_action: {
+                /** @enum {string} */
+                type: "redirect_to_url";
+                /** @description Send the buyer here to authenticate; the intent moves on once they have. */
+                redirect_url: string;
+            } | null;
+            /**
+             * @description The payment (pay_…) the intent made once it succeeded; null before.
+             * @example pay_01JD3WK8M0P2R4T6V8X0Z2B4D6
+             */
+            payment: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            canceled_at: string | null;
+            cancellation_reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "pay_01JD3WK8M0P2R4T6V8X0Z2B4D6",
+         *       "object": "payment",
+         *       "livemode": false,
+         *       "amount": 9000,
+         *       "currency": "EUR",
+         *       "fee": 291,
+         *       "net": 8709,
+         *       "amount_refunded": 0,
+         *       "payment_intent": "pi_01JD3WJ6K8M0P2R4T6V8X0Z2B4",
+         *       "payment_method": "pm_card_visa",
+         *       "created_at": "2027-01-05T09:00:01.000Z"
+         *     }
+         */
+        Payment: {
+            id: string;
+            /** @enum {string} */
+            object: "payment";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            /** @description Minor units of currency: what the buyer paid. */
+            amount: number;
+            /** @example EUR */
+            currency: string;
+            /** @description The processing fee taken from it. */
+            fee: number;
+            /** @description amount − fee: what the payment adds to the balance. */
+            net: number;
+            /** @description Given back so far; at most amount. */
+            amount_refunded: number;
+            /** @description The intent that made it. */
+            payment_intent: string;
+            /** @example pm_card_visa */
+            payment_method: string;
         };
         /**
          * @description A JSON Web Key Set (RFC 7517; JOSE libraries read it as it is). Door devices fetch it while online and verify ticket codes (ES256 JWTs) against it offline; refetch it when a code names a `kid` the device does not hold. Keys rotate by adding a new signing key while the retired one stays listed until its codes are gone.
@@ -10983,7 +11238,37 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Minor units of currency, e.g. 4500 for €45.00.
+                     * @example 9000
+                     */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 currency code.
+                     * @example EUR
+                     */
+                    currency: string;
+                    /** @example Order 8812 */
+                    description?: string | null;
+                    /**
+                     * @example {
+                     *       "channel": "box-office"
+                     *     }
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description Given now, the intent awaits only its confirmation.
+                     * @example pm_card_visa
+                     */
+                    payment_method?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -10996,24 +11281,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "payment_intent";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11055,6 +11326,49 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `live_payments_unavailable`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -11070,18 +11384,111 @@ export interface operations {
                     "application/json": components["schemas"]["TooManyRequestsError"];
                 };
             };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
+            /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
+            default: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The key may not do this; it needs scope `payments:write`. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -11091,7 +11498,6 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -11113,7 +11519,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Required unless the intent has one; replaces the one it has.
+                     * @example pm_card_visa
+                     */
+                    payment_method?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -11126,24 +11542,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "payment_intent";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11185,6 +11587,63 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `payment_intent_unexpected_state`, `live_payments_unavailable`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -11198,20 +11657,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -11252,24 +11697,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "payment";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11308,6 +11739,19 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -11320,19 +11764,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -13754,7 +14185,7 @@ export interface operations {
                      *       "event.published"
                      *     ]
                      */
-                    enabled_events: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "endpoint.disabled")[];
+                    enabled_events: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "endpoint.disabled")[];
                     /** @example Order system */
                     description?: string | null;
                     /**
@@ -14143,7 +14574,7 @@ export interface operations {
                      *       "event.published"
                      *     ]
                      */
-                    enabled_events?: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "endpoint.disabled")[];
+                    enabled_events?: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "endpoint.disabled")[];
                     description?: string | null;
                     /**
                      * @description Replaces the whole map; {} removes every key.
@@ -14611,7 +15042,7 @@ export interface operations {
                 /** @description Only deliveries in this state. */
                 status?: "pending" | "succeeded" | "failed" | "canceled";
                 /** @description Only deliveries of this event type. */
-                type?: "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "endpoint.disabled" | "ping";
+                type?: "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "endpoint.disabled" | "ping";
             };
             header?: never;
             path?: never;
@@ -16682,6 +17113,291 @@ export interface operations {
                         price: number;
                         currency: string;
                         reason: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payment_intent.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        payment_intent_id: string;
+                        status: string;
+                        amount: number;
+                        currency: string;
+                        payment_method: string | null;
+                        payment_id: string | null;
+                        last_payment_error: {
+                            code: string;
+                            message: string;
+                            payment_method: string;
+                        } | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentRequiresActionWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payment_intent.requires_action";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        payment_intent_id: string;
+                        status: string;
+                        amount: number;
+                        currency: string;
+                        payment_method: string | null;
+                        payment_id: string | null;
+                        last_payment_error: {
+                            code: string;
+                            message: string;
+                            payment_method: string;
+                        } | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payment_intent.succeeded";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        payment_intent_id: string;
+                        status: string;
+                        amount: number;
+                        currency: string;
+                        payment_method: string | null;
+                        payment_id: string | null;
+                        last_payment_error: {
+                            code: string;
+                            message: string;
+                            payment_method: string;
+                        } | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentPaymentFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payment_intent.payment_failed";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        payment_intent_id: string;
+                        status: string;
+                        amount: number;
+                        currency: string;
+                        payment_method: string | null;
+                        payment_id: string | null;
+                        last_payment_error: {
+                            code: string;
+                            message: string;
+                            payment_method: string;
+                        } | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payment_intent.canceled";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        payment_intent_id: string;
+                        status: string;
+                        amount: number;
+                        currency: string;
+                        payment_method: string | null;
+                        payment_id: string | null;
+                        last_payment_error: {
+                            code: string;
+                            message: string;
+                            payment_method: string;
+                        } | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CATALOG_DISCOUNT_TOPIC, CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC, TICKETING_TICKET_TOPIC, type TopicDefinition } from './events';
+import { CATALOG_DISCOUNT_TOPIC, CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC, PAYMENTS_PAYMENT_INTENT_TOPIC, TICKETING_TICKET_TOPIC, type TopicDefinition } from './events';
 
 /** The topics whose events an account's webhook endpoints can receive (decision 0052). */
-export const WEBHOOK_TOPICS: readonly TopicDefinition[] = [CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC, CATALOG_DISCOUNT_TOPIC, TICKETING_TICKET_TOPIC];
+export const WEBHOOK_TOPICS: readonly TopicDefinition[] = [CATALOG_EVENT_TOPIC, CATALOG_ORGANIZATION_TOPIC, CATALOG_DISCOUNT_TOPIC, TICKETING_TICKET_TOPIC, PAYMENTS_PAYMENT_INTENT_TOPIC];
 
 /** Recorded by the webhooks service itself when it disables an endpoint that kept failing. */
 export const ENDPOINT_DISABLED_EVENT = 'endpoint.disabled';

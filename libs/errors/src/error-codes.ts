@@ -76,6 +76,8 @@ export const ERROR_CODES = {
   seatmap_locked: { status: 409, type: 'invalid_request_error' },
   endpoint_deleted: { status: 409, type: 'invalid_request_error' },
   endpoint_limit_reached: { status: 409, type: 'invalid_request_error' },
+  payment_intent_unexpected_state: { status: 409, type: 'invalid_request_error' },
+  live_payments_unavailable: { status: 409, type: 'invalid_request_error' },
   idempotency_key_reused: { status: 409, type: 'idempotency_error' },
   idempotency_key_in_use: { status: 409, type: 'idempotency_error', retryAfterSeconds: 1 },
   rate_limited: { status: 429, type: 'rate_limit_error' },

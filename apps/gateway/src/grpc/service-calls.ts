@@ -1,5 +1,5 @@
 import type { InternalClaims } from '@ticketing/auth';
-import type { catalogV1, identityV1, ticketingV1, webhooksV1 } from '@ticketing/contracts';
+import type { catalogV1, identityV1, paymentsV1, ticketingV1, webhooksV1 } from '@ticketing/contracts';
 import { serviceCalls, type CallerOptions, type ServiceCalls } from '@ticketing/grpc';
 
 /** One client per gRPC service; catalog's services all live at CATALOG_GRPC_URL, ticketing's at TICKETING_GRPC_URL, and so on. */
@@ -14,6 +14,8 @@ export interface BackendClients {
   tickets: ticketingV1.TicketServiceClient;
   seatHolds: ticketingV1.SeatHoldServiceClient;
   waitingRoom: ticketingV1.WaitingRoomServiceClient;
+  paymentIntents: paymentsV1.PaymentIntentServiceClient;
+  payments: paymentsV1.PaymentServiceClient;
   webhookEndpoints: webhooksV1.WebhookEndpointServiceClient;
   webhookDeliveries: webhooksV1.WebhookDeliveryServiceClient;
 }

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
-import { catalogV1, identityV1, ticketingV1, webhooksV1 } from '@ticketing/contracts';
+import { catalogV1, identityV1, paymentsV1, ticketingV1, webhooksV1 } from '@ticketing/contracts';
 import { createGrpcClient, implementService, startGrpcServer } from '@ticketing/grpc';
 import type { BackendClients } from '../../src/grpc/service-calls';
 import type { CatalogDouble } from './catalog.double';
@@ -29,7 +29,7 @@ export interface BackendDoubles {
 
 /**
  * Identity and catalog's event service, as the given doubles, behind a real gRPC server. The
- * other services (catalog's, ticketing's, webhooks') are served by no double: their calls answer UNIMPLEMENTED.
+ * other services (catalog's, ticketing's, payments', webhooks') are served by no double: their calls answer UNIMPLEMENTED.
  */
 export async function startBackendDoubles(tokenSecret: string, identity: IdentityDouble, catalog: CatalogDouble): Promise<BackendDoubles> {
   const peerOptions = { tokenSecret, logger: pino({ level: 'silent' }) };
@@ -52,6 +52,8 @@ export async function startBackendDoubles(tokenSecret: string, identity: Identit
     tickets: createGrpcClient(ticketingV1.TicketServiceClient, address),
     seatHolds: createGrpcClient(ticketingV1.SeatHoldServiceClient, address),
     waitingRoom: createGrpcClient(ticketingV1.WaitingRoomServiceClient, address),
+    paymentIntents: createGrpcClient(paymentsV1.PaymentIntentServiceClient, address),
+    payments: createGrpcClient(paymentsV1.PaymentServiceClient, address),
     webhookEndpoints: createGrpcClient(webhooksV1.WebhookEndpointServiceClient, address),
     webhookDeliveries: createGrpcClient(webhooksV1.WebhookDeliveryServiceClient, address),
   };

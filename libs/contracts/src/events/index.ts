@@ -3,3 +3,4 @@ export * from './event-parser';
 export * from './catalog.events';
 export * from './catalog-discount.events';
 export * from './ticketing.events';
+export * from './payments.events';

@@ -1,0 +1,38 @@
+import type { paymentsV1 } from '@ticketing/contracts';
+import type { PaymentIntent } from '../domain/payment-intent';
+import type { Payment } from '../repositories/payment.repository';
+
+export function toPaymentIntentMessage(intent: PaymentIntent): paymentsV1.PaymentIntent {
+  return {
+    id: intent.id,
+    livemode: intent.mode === 'live',
+    amount: intent.amount,
+    currency: intent.currency,
+    description: intent.description ?? '',
+    metadata: intent.metadata,
+    status: intent.status,
+    payment_method: intent.payment_method ?? '',
+    last_payment_error: intent.last_payment_error ?? undefined,
+    next_action: intent.next_action ?? undefined,
+    payment_id: intent.payment_id ?? '',
+    canceled_at: intent.canceled_at?.toISOString() ?? '',
+    cancellation_reason: intent.cancellation_reason ?? '',
+    created_at: intent.created_at.toISOString(),
+    updated_at: intent.updated_at.toISOString(),
+  };
+}
+
+export function toPaymentMessage(payment: Payment): paymentsV1.Payment {
+  return {
+    id: payment.id,
+    livemode: payment.mode === 'live',
+    amount: payment.amount,
+    currency: payment.currency,
+    fee: payment.fee,
+    net: payment.amount - payment.fee,
+    amount_refunded: payment.amount_refunded,
+    payment_intent_id: payment.payment_intent_id,
+    payment_method: payment.payment_method,
+    created_at: payment.created_at.toISOString(),
+  };
+}

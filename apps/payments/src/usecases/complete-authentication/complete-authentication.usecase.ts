@@ -1,0 +1,27 @@
+import { ApiError } from '@ticketing/errors';
+import type { PrismaClient } from '../../db';
+import type { PaymentIntent } from '../../domain/payment-intent';
+import type { SandboxProcessor } from '../../processors/sandbox-processor';
+import { ChargeRepository } from '../../repositories/charge.repository';
+import type { SettleChargeUseCase } from '../settle-charge/settle-charge.usecase';
+
+/**
+ * The buyer's answer on the sandbox's authentication page (requires_action): the charge succeeds
+ * if they authenticated and fails if not, and the intent moves on with it. Answering again, or a
+ * charge no longer awaiting authentication, changes nothing; the intent is answered as it is.
+ */
+export class CompleteAuthenticationUseCase {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly sandbox: SandboxProcessor,
+    private readonly settle: SettleChargeUseCase,
+  ) {}
+
+  async execute(chargeId: string, authenticated: boolean): Promise<PaymentIntent> {
+    const charge = await new ChargeRepository(this.prisma).findById(chargeId);
+    if (!charge || charge.mode !== 'test') throw ApiError.resourceMissing('charge', chargeId);
+    await this.sandbox.authenticate(chargeId, authenticated);
+    const outcome = await this.sandbox.charge({ chargeId, amount: charge.amount, currency: charge.currency, paymentMethod: charge.payment_method });
+    return this.settle.execute(charge, outcome);
+  }
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineTopic, type PayloadsOf } from './envelope';
+
+/** Why a charge failed, as the intent's last_payment_error tells it. */
+export const paymentErrorFactsSchema = z.object({
+  code: z.string().min(1),
+  message: z.string(),
+  payment_method: z.string().min(1),
+});
+
+/** A payment intent after a change: what a receiver needs to act on it without reading it back. */
+export const paymentIntentFactsSchema = z.object({
+  payment_intent_id: z.string().min(1),
+  status: z.string().min(1),
+  /** Minor units of `currency`. */
+  amount: z.number().int().positive(),
+  currency: z.string().length(3),
+  /** null until one is given. */
+  payment_method: z.string().min(1).nullable(),
+  /** The payment a succeeded intent made; null before. */
+  payment_id: z.string().min(1).nullable(),
+  last_payment_error: paymentErrorFactsSchema.nullable(),
+  /** The intent's own keys ({} when it has none). */
+  metadata: z.record(z.string(), z.string()),
+});
+export type PaymentIntentFacts = z.infer<typeof paymentIntentFactsSchema>;
+
+/** Keyed by the intent's id, so one intent's changes stay in order (decision 0061). */
+export const PAYMENTS_PAYMENT_INTENT_TOPIC = defineTopic('payments.payment_intent.v1', {
+  'payment_intent.created': paymentIntentFactsSchema,
+  /** The buyer must authenticate at the intent's next_action.redirect_url. */
+  'payment_intent.requires_action': paymentIntentFactsSchema,
+  /** Charged: `payment_id` holds the money. */
+  'payment_intent.succeeded': paymentIntentFactsSchema,
+  /** A charge failed; the intent awaits another payment method (`last_payment_error` says why). */
+  'payment_intent.payment_failed': paymentIntentFactsSchema,
+  'payment_intent.canceled': paymentIntentFactsSchema,
+});
+export type PaymentIntentPayloads = PayloadsOf<typeof PAYMENTS_PAYMENT_INTENT_TOPIC>;
