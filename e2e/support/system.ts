@@ -11,9 +11,14 @@ export const E2E_PORT_OFFSET = 1000;
 /**
  * Settings of the suite's system, for the first start and for every restart a test makes:
  * suites create data as fast as one client can, so the account limit is far above the
- * default (the limits themselves are tested in apps/gateway/test).
+ * default (the limits themselves are tested in apps/gateway/test), and what payments decides
+ * late it decides soon.
  */
-const E2E_SERVICE_ENV: Partial<Record<ServiceName, Record<string, string>>> = { gateway: { RATE_LIMIT_PER_SECOND: '10000' } };
+const E2E_SERVICE_ENV: Partial<Record<ServiceName, Record<string, string>>> = {
+  gateway: { RATE_LIMIT_PER_SECOND: '10000' },
+  // The sandbox's late decline, and the re-driver that learns it, within a second or two.
+  payments: { SANDBOX_DECLINE_DELAY_MS: '1000', CHARGE_REDRIVE_INTERVAL_MS: '250', CHARGE_REDRIVE_AFTER_MS: '500' },
+};
 
 /** The suite's settings for every service, with a test's own settings for some on top. */
 export function e2eServiceEnv(overrides: Partial<Record<ServiceName, Record<string, string>>> = {}): Partial<Record<ServiceName, Record<string, string>>> {
