@@ -1,6 +1,7 @@
 import { waitFor } from '@ticketing/testing';
 import { activateLive, as, createAccount } from './support/api';
 import { queryServiceDatabase } from './support/databases';
+import { gatewayUrl } from './support/system';
 import { subscribeToEveryEvent } from './support/webhook-trail';
 
 type Api = ReturnType<typeof as>;
@@ -98,13 +99,22 @@ describe('payment intents through the gateway', () => {
     expect((await confirm(intent.id, { payment_method: 'pm_card_visa' })).body).toMatchObject({ status: 'succeeded', last_payment_error: null });
   });
 
-  it('asks the buyer of pm_card_authenticationRequired to authenticate', async () => {
+  it('sends the buyer of pm_card_authenticationRequired to the sandbox’s page through the gateway, and succeeds once they authenticate', async () => {
     const intent = await createIntent();
     const asked = await confirm(intent.id, { payment_method: 'pm_card_authenticationRequired' });
-    expect(asked.body).toMatchObject({ status: 'requires_action', next_action: { type: 'redirect_to_url', redirect_url: expect.stringMatching(/\/sandbox\/authenticate\/ch_/) } });
+    expect(asked.body).toMatchObject({ status: 'requires_action', next_action: { type: 'redirect_to_url', redirect_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/authenticate\/ch_/) } });
     const again = await confirm(intent.id);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('payment_intent_unexpected_state');
+
+    const pageUrl: string = asked.body.next_action.redirect_url;
+    expect(new URL(pageUrl).origin).toBe(new URL(gatewayUrl).origin);
+    const page = await fetch(pageUrl);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('€90.00');
+    const answered = await fetch(pageUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=authenticated' });
+    expect(answered.status).toBe(200);
+    expect((await api.get(`/v1/payment_intents/${intent.id}`)).body).toMatchObject({ status: 'succeeded', next_action: null, payment: expect.stringMatching(/^pay_/) });
   });
 
   it('keeps pm_card_chargeDeclinedAfterDelay processing, then fails it', async () => {

@@ -34,6 +34,7 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
     },
     payments: {
       ...backend('payments'),
+      PAGES_PORT: String(DEFAULT_PORTS.payments.pages + offset),
       PUBLIC_BASE_URL: `http://127.0.0.1:${DEFAULT_PORTS.gateway.http + offset}`,
     },
     scanning: backend('scanning'),
@@ -47,6 +48,7 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
       PAYMENTS_GRPC_URL: grpcUrl('payments'),
       WEBHOOKS_GRPC_URL: grpcUrl('webhooks'),
       TICKETING_PAGES_URL: `http://127.0.0.1:${DEFAULT_PORTS.ticketing.pages + offset}`,
+      PAYMENTS_PAGES_URL: `http://127.0.0.1:${DEFAULT_PORTS.payments.pages + offset}`,
     },
   };
 }

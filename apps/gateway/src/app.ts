@@ -20,14 +20,14 @@ import { CatalogReadCache } from './reads/catalog-read-cache';
 import { RateLimits } from './rate-limit/rate-limits';
 import { routeTable } from './routes';
 import { methodNotAllowed, routeTableRouter } from './routes/route-table.router';
-import { TICKET_PAGE_PATH, ticketPageRefused, ticketPages } from './http/ticket-pages.proxy';
+import { forwardPages, pageRefused, SANDBOX_PAGE_PATH, TICKET_PAGE_PATH } from './http/pages.proxy';
 
 export interface GatewayDeps {
   redis: RedisClient;
   /** Reads API-key cache entries and catalog read generations, answering repeats from memory (connectCachingRedis). */
   keyCacheRedis: CachingRedisClient;
   clients: BackendClients;
-  config: Pick<GatewayConfig, 'INTERNAL_TOKEN_SECRET' | 'GRPC_DEADLINE_MS' | 'TRUST_PROXY' | 'TICKETING_PAGES_URL'>;
+  config: Pick<GatewayConfig, 'INTERNAL_TOKEN_SECRET' | 'GRPC_DEADLINE_MS' | 'TRUST_PROXY' | 'TICKETING_PAGES_URL' | 'PAYMENTS_PAGES_URL'>;
   /** The limits and the Redis that counts them: `redis` itself in production. */
   rateLimits: { settings: RateLimitSettings; redis: RedisClient };
   logger: Logger;
@@ -56,7 +56,8 @@ export function createGatewayApp({ redis, keyCacheRedis, clients, config, rateLi
   const limits = new RateLimits(rateLimits.redis, rateLimits.settings, new LimiterMetrics(metricsRegistry, logger));
   // A holder's link goes to ticketing as it came: a link a mail client mangled gets ticketing's
   // page saying the link is not valid, never the API's JSON refusal of a malformed URL.
-  app.use(TICKET_PAGE_PATH, limits.perClient, ticketPages(config.TICKETING_PAGES_URL, logger), ticketPageRefused);
+  app.use(TICKET_PAGE_PATH, limits.perClient, forwardPages(TICKET_PAGE_PATH, config.TICKETING_PAGES_URL, 'ticketing', logger), pageRefused);
+  app.use(SANDBOX_PAGE_PATH, limits.perClient, forwardPages(SANDBOX_PAGE_PATH, config.PAYMENTS_PAGES_URL, 'payments', logger), pageRefused);
   app.use(refuseMalformedUrl((req, res) => limits.countPerClient(req, res)));
   // OPTIONS (the route table answers it with the methods a path allows) counts as any request no operation serves.
   app.use((req, res, next) => (req.method === 'OPTIONS' ? limits.perClient(req, res, next) : next()));

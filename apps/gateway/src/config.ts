@@ -28,6 +28,8 @@ const gatewayEnv = z.object({
   WEBHOOKS_GRPC_URL: grpcAddress('webhooks'),
   /** Ticketing's page server: the gateway forwards ticket pages (/d/…) there (decision 0035). */
   TICKETING_PAGES_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.ticketing.pages}`),
+  /** Payments' page server: the gateway forwards the sandbox's authentication pages (/sandbox/…) there (decision 0061). */
+  PAYMENTS_PAGES_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.payments.pages}`),
   INTERNAL_TOKEN_SECRET: internalTokenSecret,
   /** How long one gRPC call may take before the request fails with 503. */
   GRPC_DEADLINE_MS: grpcDeadlineMs,

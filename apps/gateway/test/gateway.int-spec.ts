@@ -39,7 +39,7 @@ beforeAll(async () => {
   keyCache = await connectCachingRedis('redis://127.0.0.1:6379', logger, 1_000);
   backends = await startBackendDoubles(tokenSecret, identity, catalog);
   http = await listen(
-    createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients: backends.clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1' }, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry }),
+    createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients: backends.clients, config: { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1', PAYMENTS_PAGES_URL: 'http://127.0.0.1:1' }, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry }),
     0,
   );
   baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -534,9 +534,9 @@ describe('operations', () => {
     expect(response.body.error.message).toBe('This operation is not available yet.');
   });
 
-  it('forwards ticket pages to ticketing, and answers a page saying so when ticketing is unreachable', async () => {
+  it('forwards ticket pages to ticketing and sandbox pages to payments, and answers a page saying so when the service is unreachable', async () => {
     // A link mangled into invalid percent-encoding goes to ticketing too, whose page says it is not valid.
-    for (const path of ['/d/some-token', '/d/%ff%fe']) {
+    for (const path of ['/d/some-token', '/d/%ff%fe', '/sandbox/authenticate/ch_01JD3WJ6K8M0P2R4T6V8X0Z2B4']) {
       const response = await call('GET', path);
       expect({ path, status: response.status }).toEqual({ path, status: 503 });
       expect(response.headers.get('content-type')).toContain('text/html');
@@ -704,7 +704,7 @@ async function gatewayThrough(redisUrl: string) {
   // As main.ts connects: in the background, so a Redis that is down from the start holds nothing up.
   const store = await connectRedis(redisUrl, logger, { inBackground: true });
   const keyCache = await connectCachingRedis(redisUrl, logger, 1_000, { inBackground: true });
-  const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1' };
+  const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: false, TICKETING_PAGES_URL: 'http://127.0.0.1:1', PAYMENTS_PAGES_URL: 'http://127.0.0.1:1' };
   const server = await listen(
     createGatewayApp({ redis: store, keyCacheRedis: keyCache.client, clients: backends.clients, config, rateLimits: isolatedRateLimits(redis), logger, metricsRegistry: new Registry() }),
     0,

@@ -42,7 +42,7 @@ interface Gateway {
 /** A gateway replica in this process; replicas given the same `rateLimits` count together. */
 async function startGateway(rateLimits: GatewayDeps['rateLimits']): Promise<Gateway> {
   const { logger, lines: logLines } = capturingLogger();
-  const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: 'loopback', TICKETING_PAGES_URL: 'http://127.0.0.1:1' };
+  const config = { INTERNAL_TOKEN_SECRET: tokenSecret, GRPC_DEADLINE_MS: 5_000, TRUST_PROXY: 'loopback', TICKETING_PAGES_URL: 'http://127.0.0.1:1', PAYMENTS_PAGES_URL: 'http://127.0.0.1:1' };
   const metrics = new Registry();
   const server = await listen(createGatewayApp({ redis, keyCacheRedis: keyCache.client, clients: backends.clients, config, rateLimits, logger, metricsRegistry: metrics }), 0);
   servers.push(server);

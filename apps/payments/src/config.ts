@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { backendServiceEnv, DEFAULT_PORTS, databaseUrl, kafkaBrokers, loadConfig } from '@ticketing/config';
+import { backendServiceEnv, DEFAULT_PORTS, databaseUrl, kafkaBrokers, loadConfig, port } from '@ticketing/config';
 
 const paymentsEnv = z.object({
   ...backendServiceEnv('payments'),
   DATABASE_URL: databaseUrl('payments'),
   KAFKA_BROKERS: kafkaBrokers,
+  /** The sandbox's authentication pages (decision 0061); the gateway forwards /sandbox/… here. */
+  PAGES_PORT: port(DEFAULT_PORTS.payments.pages),
   /** The gateway's public address, the start of the sandbox's authentication links. */
   PUBLIC_BASE_URL: z.string().url().default(`http://127.0.0.1:${DEFAULT_PORTS.gateway.http}`),
   /** The processing fee (decision 0061): basis points of each payment (290 = 2.9 %)… */

@@ -6,6 +6,7 @@ import { loadPaymentsConfig } from './config';
 import { createPaymentsPrisma } from './db';
 import { paymentsGrpcServices } from './grpc/services';
 import { paymentCore } from './payment-core';
+import { startSandboxPageServer } from './sandbox/sandbox-page.server';
 
 void runService({
   name: 'payments',
@@ -38,6 +39,7 @@ void runService({
     });
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
 
+    const pages = await startSandboxPageServer(config.PAGES_PORT, { prisma, completeAuthentication: core.completeAuthentication, logger });
     const endpoints = await startEndpoints({
       grpcPort: config.GRPC_PORT,
       opsPort: config.OPS_PORT,
@@ -48,6 +50,7 @@ void runService({
 
     return [
       ...endpoints,
+      { name: 'sandbox page server', run: () => new Promise<void>((resolve) => pages.close(() => resolve())) },
       { name: 'charge re-driver', run: () => redriver.stop() },
       { name: 'outbox relay', run: () => publishing.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },

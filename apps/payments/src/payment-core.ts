@@ -2,7 +2,7 @@ import type { Logger } from '@ticketing/observability';
 import type { PrismaClient } from './db';
 import type { FeeSchedule } from './domain/fees';
 import { Processors } from './processors/payment-processor';
-import { SandboxProcessor } from './processors/sandbox-processor';
+import { SandboxProcessor } from './sandbox/sandbox-processor';
 import { CompleteAuthenticationUseCase } from './usecases/complete-authentication/complete-authentication.usecase';
 import { RedriveChargesUseCase } from './usecases/redrive-charges/redrive-charges.usecase';
 import { SettleChargeUseCase } from './usecases/settle-charge/settle-charge.usecase';

@@ -1,7 +1,7 @@
 import { createLogger } from '@ticketing/observability';
 import { paymentCore } from '../src/payment-core';
 import { Processors } from '../src/processors/payment-processor';
-import type { SandboxProcessor } from '../src/processors/sandbox-processor';
+import type { SandboxProcessor } from '../src/sandbox/sandbox-processor';
 import { intentCalls, intentEventTypes, startPaymentsHarness, TEST_SETTINGS, tenantClaims, unbalancedLedgerTransactions, type PaymentsHarness } from './support/payments-harness';
 
 /**

@@ -11,7 +11,7 @@ export const DEFAULT_PORTS = {
   identity: { grpc: 7051, ops: 9101 },
   catalog: { grpc: 7052, ops: 9102 },
   ticketing: { grpc: 7053, ops: 9103, pages: 8081 },
-  payments: { grpc: 7054, ops: 9104 },
+  payments: { grpc: 7054, ops: 9104, pages: 8082 },
   scanning: { grpc: 7055, ops: 9105 },
   webhooks: { grpc: 7056, ops: 9106 },
 } as const;

@@ -3,7 +3,7 @@ import { redactApiKeys } from '@ticketing/auth';
 import type { Logger } from '@ticketing/observability';
 import type { HttpMetrics } from './http-metrics';
 import { requestState } from './request-state';
-import { TICKET_PAGE_PATH } from './ticket-pages.proxy';
+import { TICKET_PAGE_PATH } from './pages.proxy';
 
 /**
  * The status logged and counted for a request whose client went away before it was answered:

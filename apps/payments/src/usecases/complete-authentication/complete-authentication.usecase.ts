@@ -1,7 +1,7 @@
 import { ApiError } from '@ticketing/errors';
 import type { PrismaClient } from '../../db';
 import type { PaymentIntent } from '../../domain/payment-intent';
-import type { SandboxProcessor } from '../../processors/sandbox-processor';
+import type { SandboxProcessor } from '../../sandbox/sandbox-processor';
 import { ChargeRepository } from '../../repositories/charge.repository';
 import type { SettleChargeUseCase } from '../settle-charge/settle-charge.usecase';
 

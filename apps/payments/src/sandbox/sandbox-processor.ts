@@ -1,5 +1,5 @@
 import type { PaymentsDb } from '../db';
-import type { ChargeOutcome, ChargeRequest, PaymentProcessor } from './payment-processor';
+import type { ChargeOutcome, ChargeRequest, PaymentProcessor } from '../processors/payment-processor';
 import { AUTHENTICATION_FAILURE, sandboxBehaviour, type SandboxBehaviour } from './sandbox-payment-methods';
 
 export interface SandboxSettings {
