@@ -1,10 +1,16 @@
 import { z } from 'zod';
-import { backendServiceEnv, DEFAULT_PORTS, databaseUrl, kafkaBrokers, loadConfig, port } from '@ticketing/config';
+import { backendServiceEnv, DEFAULT_PORTS, databaseUrl, grpcAddress, grpcDeadlineMs, kafkaBrokers, loadConfig, port } from '@ticketing/config';
+import { DEFAULT_ORDER_LIFETIME_SECONDS, MAX_ORDER_LIFETIME_SECONDS } from './domain/order';
+
 
 const paymentsEnv = z.object({
   ...backendServiceEnv('payments'),
   DATABASE_URL: databaseUrl('payments'),
   KAFKA_BROKERS: kafkaBrokers,
+  /** Catalog, which prices orders and holds their units. */
+  CATALOG_GRPC_URL: grpcAddress('catalog'),
+  /** How long one call to catalog may take. */
+  GRPC_DEADLINE_MS: grpcDeadlineMs,
   /** The sandbox's authentication pages (decision 0061); the gateway forwards /sandbox/… here. */
   PAGES_PORT: port(DEFAULT_PORTS.payments.pages),
   /** The gateway's public address, the start of the sandbox's authentication links. */
@@ -21,6 +27,10 @@ const paymentsEnv = z.object({
   CHARGE_REDRIVE_INTERVAL_MS: z.coerce.number().int().min(100).default(2_000),
   /** …once they are this old, so that the re-driver rarely races a confirmation in flight. */
   CHARGE_REDRIVE_AFTER_MS: z.coerce.number().int().min(0).default(5_000),
+  /** How long an order intent holds its units unpaid (decision 0062): 15 minutes, as the API reference says. */
+  ORDER_LIFETIME_SECONDS: z.coerce.number().int().min(1).max(MAX_ORDER_LIFETIME_SECONDS).default(DEFAULT_ORDER_LIFETIME_SECONDS),
+  /** How often order intents unpaid past their expiry are canceled and their units given back. */
+  ORDER_EXPIRY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
   /** The outbox relay's pause between polls when no commit wakes it (decision 0028). */
   OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1_000),
   /** `false` behind a pooler that does not keep sessions: the relay then only polls. */

@@ -2,6 +2,7 @@ import { PAYMENTS_PAYMENT_INTENT_TOPIC } from '@ticketing/contracts';
 import { isDatabaseUnavailable, startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createKafka, createProducer, OutboxRelay, startPublishing } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
+import { CatalogOrders, catalogClientsAt } from './catalog/catalog-orders';
 import { loadPaymentsConfig } from './config';
 import { createPaymentsPrisma } from './db';
 import { paymentsGrpcServices } from './grpc/services';
@@ -21,13 +22,17 @@ void runService({
     // Payments are taken while Kafka is down: their events wait in the outbox until the relay starts.
     const publishing = startInBackground('the outbox relay', () => startPublishing(kafka, [PAYMENTS_PAYMENT_INTENT_TOPIC.name], relay), (started) => started.stop(), logger);
 
+    const catalogClients = catalogClientsAt(config.CATALOG_GRPC_URL);
+    const catalog = new CatalogOrders(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
     const core = paymentCore(
       prisma,
+      catalog,
       {
         fees: { percentBps: config.PAYMENT_FEE_PERCENT_BPS, fixed: config.PAYMENT_FEE_FIXED },
         settlementDelayMs: config.SETTLEMENT_DELAY_MS,
         sandboxDeclineDelayMs: config.SANDBOX_DECLINE_DELAY_MS,
         publicBaseUrl: config.PUBLIC_BASE_URL,
+        orderLifetimeSeconds: config.ORDER_LIFETIME_SECONDS,
       },
       logger,
     );
@@ -37,6 +42,7 @@ void runService({
       sweep: () => core.redriveCharges.execute(config.CHARGE_REDRIVE_AFTER_MS),
       logger,
     });
+    const expirySweeper = startPeriodicSweep({ what: 'order intents unpaid past their expiry', intervalMs: config.ORDER_EXPIRY_SWEEP_INTERVAL_MS, sweep: () => core.expireOrders.execute(), logger });
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
 
     const pages = await startSandboxPageServer(config.PAGES_PORT, { prisma, completeAuthentication: core.completeAuthentication, logger });
@@ -52,8 +58,10 @@ void runService({
       ...endpoints,
       { name: 'sandbox page server', run: () => new Promise<void>((resolve) => pages.close(() => resolve())) },
       { name: 'charge re-driver', run: () => redriver.stop() },
+      { name: 'order expiry sweeper', run: () => expirySweeper.stop() },
       { name: 'outbox relay', run: () => publishing.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
+      { name: 'catalog clients', run: async () => Object.values(catalogClients).forEach((client) => client.close()) },
       { name: 'kafka producer', run: () => producer.disconnect() },
       { name: 'database', run: () => prisma.$disconnect() },
     ];

@@ -2,7 +2,7 @@ import { createLogger } from '@ticketing/observability';
 import { paymentCore } from '../src/payment-core';
 import { Processors } from '../src/processors/payment-processor';
 import type { SandboxProcessor } from '../src/sandbox/sandbox-processor';
-import { intentCalls, intentEventTypes, startPaymentsHarness, TEST_SETTINGS, tenantClaims, unbalancedLedgerTransactions, type PaymentsHarness } from './support/payments-harness';
+import { intentCalls, intentEventTypes, noCatalog, startPaymentsHarness, TEST_SETTINGS, tenantClaims, unbalancedLedgerTransactions, type PaymentsHarness } from './support/payments-harness';
 
 /**
  * A confirmation cut off after the processor charged, before payments recorded it (the process
@@ -21,6 +21,8 @@ describe('charges cut off midway (real PostgreSQL, sandbox processor)', () => {
       new Processors(
         {
           assertChargeable: (method) => sandbox.assertChargeable(method),
+          reverse: (chargeId, failure) => sandbox.reverse(chargeId, failure),
+          abandon: (chargeId) => sandbox.abandon(chargeId),
           charge: async (request) => {
             const outcome = await sandbox.charge(request);
             if (cutOff.delete('next')) throw new Error('connection reset after the charge was made');
@@ -29,7 +31,7 @@ describe('charges cut off midway (real PostgreSQL, sandbox processor)', () => {
         },
         null,
       );
-    harness = await startPaymentsHarness((prisma) => paymentCore(prisma, TEST_SETTINGS, createLogger('payments-test', 'silent'), losingReplies));
+    harness = await startPaymentsHarness((prisma) => paymentCore(prisma, noCatalog(), TEST_SETTINGS, createLogger('payments-test', 'silent'), losingReplies));
     calls = intentCalls(harness);
   });
 

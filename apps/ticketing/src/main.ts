@@ -15,6 +15,8 @@ import { CancelLateTicketsUseCase } from './usecases/cancel-event-tickets/cancel
 import { ReturnUnitsUseCase } from './usecases/return-units/return-units.usecase';
 import { ExpireSeatHoldsUseCase } from './usecases/seat-holds/expire-seat-holds.usecase';
 import { EVENT_SETTINGS_INBOX, startCatalogEventConsumer } from './consumers/catalog-event.consumer';
+import { startPaymentIntentConsumer } from './consumers/payment-intent.consumer';
+import { IssuePaidOrderUseCase } from './usecases/issue-paid-order/issue-paid-order.usecase';
 import { RecordEventSettingsUseCase } from './usecases/record-event-settings/record-event-settings.usecase';
 import { AdmissionTokens } from './waiting-room/admission-tokens';
 import { QueueStore } from './waiting-room/queue-store';
@@ -39,7 +41,8 @@ void runService({
     const catalogClients = catalogClientsAt(config.CATALOG_GRPC_URL);
     const catalog = new CatalogInventory(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS }, new SoldOutMemo(config.SOLD_OUT_MEMO_MS));
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
-    const issuances = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
+    const driveIssuance = new DriveIssuanceUseCase(prisma, catalog, codes);
+    const issuances = new RedriveStalledIssuancesUseCase(prisma, driveIssuance, logger);
     const units = new ReturnUnitsUseCase(prisma, catalog, logger);
     const upgrades = driveUpgrade(prisma, { catalog, codes }, logger);
     const lateCancellations = new CancelLateTicketsUseCase(prisma);
@@ -83,11 +86,19 @@ void runService({
       logger,
       { stoppedByItself: (consumer) => consumer.stoppedByItself },
     );
+    // Paid orders wait in payments' topic while the consumer joins its group.
+    const paidOrders = startInBackground(
+      'the payment intent consumer',
+      () => startPaymentIntentConsumer(kafka, config.KAFKA_GROUP_ID, new IssuePaidOrderUseCase(prisma, driveIssuance), logger),
+      (consumer) => consumer.disconnect(),
+      logger,
+      { stoppedByItself: (consumer) => consumer.stoppedByItself },
+    );
 
     return [
       ...endpoints,
       { name: 'ticket page server', run: () => new Promise<void>((resolve) => pages.close(() => resolve())) },
-      { name: 'kafka consumer', run: () => eventSettings.stop() },
+      { name: 'kafka consumers', run: () => Promise.all([eventSettings.stop(), paidOrders.stop()]) },
       { name: 're-driver', run: () => redriver.stop() },
       { name: 'seat hold sweeper', run: () => seatHoldSweeper.stop() },
       { name: 'outbox relay', run: () => publishing.stop() },

@@ -913,6 +913,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment_intents/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment intent; an order intent’s tickets are released
+         * @description Needs a secret key with scope `payments:write`.
+         */
+        post: operations["cancelPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/{id}": {
         parameters: {
             query?: never;
@@ -3419,6 +3439,8 @@ export interface components {
          *       "payment": "pay_01JD3WK8M0P2R4T6V8X0Z2B4D6",
          *       "canceled_at": null,
          *       "cancellation_reason": null,
+         *       "order": null,
+         *       "expires_at": null,
          *       "created_at": "2027-01-05T09:00:00.000Z",
          *       "updated_at": "2027-01-05T09:00:01.000Z"
          *     }
@@ -3492,7 +3514,38 @@ export interface components {
              * @example 2027-07-01T20:00:00.000Z
              */
             canceled_at: string | null;
+            /** @description Why it was canceled: requested_by_customer (POST …/cancel) or expired (an order unpaid by expires_at); null unless canceled. */
             cancellation_reason: string | null;
+            /** @description What an order intent buys; its amount and currency are the order’s. null for a plain amount. */
+            order: {
+                event_id: string;
+                lines: {
+                    tier_id: string;
+                    quantity: number;
+                    /** @description The tier’s price when the order was priced. */
+                    unit_price: number;
+                    /** @description What the line costs, discount included. */
+                    amount: number;
+                    /** @description The ticket issuance (iss_…) its tickets come from once the intent succeeds; tickets carry it as issuance_id. */
+                    issuance: string;
+                }[];
+                customer: {
+                    email: string;
+                    name: string | null;
+                };
+                /** @description The discount (dsc_…) that priced the order; null when none did. */
+                discount: string | null;
+                /** @description Before the discount. */
+                subtotal: number;
+                /** @description Taken off by the discount. */
+                discount_amount: number;
+            } | null;
+            /**
+             * Format: date-time
+             * @description An order intent holds its units until then; unpaid by then, it is canceled and they are released. null for a plain amount.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            expires_at: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC date-time.
@@ -11242,15 +11295,48 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Minor units of currency, e.g. 4500 for €45.00.
+                     * @description Minor units of currency, e.g. 4500 for €45.00. Required unless the intent pays for an order, whose price catalog sets.
                      * @example 9000
                      */
-                    amount: number;
+                    amount?: number;
                     /**
-                     * @description ISO 4217 currency code.
+                     * @description ISO 4217. Required with amount; with an order, the event’s currency or left out.
                      * @example EUR
                      */
-                    currency: string;
+                    currency?: string;
+                    /** @description Tickets to buy. Catalog prices the order (the client never sets its price) and holds its units for 15 minutes: unpaid by expires_at, the intent is canceled and they are released. Once the intent succeeds, the tickets are issued. Refused with 409 sold_out when the units cannot all be held. */
+                    order?: {
+                        /** @example evt_01JD3W9ZQ4X8V5K2M7N6P1R0ST */
+                        event_id: string;
+                        /** @description 1 to 20 tiers of the event, each once, with its quantity (within the tier's per-order limits). */
+                        items: {
+                            /** @example tier_01JD3W9ZQ4X8V5K2M7N6P1R0ST */
+                            tier_id: string;
+                            /** @example 2 */
+                            quantity: number;
+                        }[];
+                        /**
+                         * @description The buyer the tickets are issued to, found by email (case-insensitive) or created.
+                         * @example {
+                         *       "email": "ann@example.com",
+                         *       "name": "Ann Lee"
+                         *     }
+                         */
+                        customer: {
+                            /**
+                             * Format: email
+                             * @example ann@example.com
+                             */
+                            email: string;
+                            /** @example Ann Lee */
+                            name?: string | null;
+                        };
+                        /**
+                         * @description A code the buyer entered: the best applicable discount, this one or an automatic one, prices the order.
+                         * @example SUMMER25
+                         */
+                        discount_code?: string;
+                    };
                     /** @example Order 8812 */
                     description?: string | null;
                     /**
@@ -11284,7 +11370,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`, `resource_missing`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11326,7 +11412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `live_payments_unavailable`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `live_payments_unavailable`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `discount_not_applicable`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11602,6 +11688,165 @@ export interface operations {
                 };
             };
             /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `payment_intent_unexpected_state`, `live_payments_unavailable`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
+            default: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response to this key is stored for 24 h and replayed with Idempotent-Replayed: true. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The key may not do this; it needs scope `payments:write`. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such resource in this account and mode. Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `payment_intent_unexpected_state`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17170,6 +17415,20 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        order: {
+                            event_id: string;
+                            customer: {
+                                email: string;
+                                name: string | null;
+                            };
+                            discount_id: string | null;
+                            lines: {
+                                tier_id: string;
+                                quantity: number;
+                                amount: number;
+                                issuance_id: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -17227,6 +17486,20 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        order: {
+                            event_id: string;
+                            customer: {
+                                email: string;
+                                name: string | null;
+                            };
+                            discount_id: string | null;
+                            lines: {
+                                tier_id: string;
+                                quantity: number;
+                                amount: number;
+                                issuance_id: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -17284,6 +17557,20 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        order: {
+                            event_id: string;
+                            customer: {
+                                email: string;
+                                name: string | null;
+                            };
+                            discount_id: string | null;
+                            lines: {
+                                tier_id: string;
+                                quantity: number;
+                                amount: number;
+                                issuance_id: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -17341,6 +17628,20 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        order: {
+                            event_id: string;
+                            customer: {
+                                email: string;
+                                name: string | null;
+                            };
+                            discount_id: string | null;
+                            lines: {
+                                tier_id: string;
+                                quantity: number;
+                                amount: number;
+                                issuance_id: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -17398,6 +17699,20 @@ export interface operations {
                         metadata: {
                             [key: string]: string;
                         };
+                        order: {
+                            event_id: string;
+                            customer: {
+                                email: string;
+                                name: string | null;
+                            };
+                            discount_id: string | null;
+                            lines: {
+                                tier_id: string;
+                                quantity: number;
+                                amount: number;
+                                issuance_id: string;
+                            }[];
+                        } | null;
                     };
                 };
             };

@@ -12,3 +12,4 @@ export * from './catalog-reads';
 export * from './webhook-events';
 export * from './webhook-values';
 export * from './payment-values';
+export * from './customer-details';

@@ -20,6 +20,25 @@ const nextAction = z
   })
   .meta({ id: 'PaymentIntentNextAction' });
 
+const orderResource = z
+  .object({
+    event_id: z.string(),
+    lines: z.array(
+      z.object({
+        tier_id: z.string(),
+        quantity: z.number().int(),
+        unit_price: money('The tier’s price when the order was priced.'),
+        amount: money('What the line costs, discount included.'),
+        issuance: z.string().meta({ description: 'The ticket issuance (iss_…) its tickets come from once the intent succeeds; tickets carry it as issuance_id.' }),
+      }),
+    ),
+    customer: z.object({ email: z.string(), name: z.string().nullable() }),
+    discount: z.string().nullable().meta({ description: 'The discount (dsc_…) that priced the order; null when none did.' }),
+    subtotal: money('Before the discount.'),
+    discount_amount: money('Taken off by the discount.'),
+  })
+  .meta({ id: 'PaymentIntentOrder' });
+
 export const paymentIntentResource = z
   .object({
     ...resourceFields('payment_intent'),
@@ -36,7 +55,9 @@ export const paymentIntentResource = z
     next_action: nextAction.nullable().meta({ description: 'What the buyer must do; null unless the status is requires_action.' }),
     payment: z.string().nullable().meta({ description: 'The payment (pay_…) the intent made once it succeeded; null before.', example: 'pay_01JD3WK8M0P2R4T6V8X0Z2B4D6' }),
     canceled_at: timestamp.nullable(),
-    cancellation_reason: z.string().nullable(),
+    cancellation_reason: z.string().nullable().meta({ description: 'Why it was canceled: requested_by_customer (POST …/cancel) or expired (an order unpaid by expires_at); null unless canceled.' }),
+    order: orderResource.nullable().meta({ description: 'What an order intent buys; its amount and currency are the order’s. null for a plain amount.' }),
+    expires_at: timestamp.nullable().meta({ description: 'An order intent holds its units until then; unpaid by then, it is canceled and they are released. null for a plain amount.' }),
     updated_at: timestamp,
   })
   .meta({
@@ -56,6 +77,8 @@ export const paymentIntentResource = z
       payment: 'pay_01JD3WK8M0P2R4T6V8X0Z2B4D6',
       canceled_at: null,
       cancellation_reason: null,
+      order: null,
+      expires_at: null,
       created_at: '2027-01-05T09:00:00.000Z',
       updated_at: '2027-01-05T09:00:01.000Z',
     },
@@ -105,8 +128,21 @@ export function presentPaymentIntent(intent: paymentsV1.PaymentIntent): z.output
     payment: nullIfEmpty(intent.payment_id),
     canceled_at: nullIfEmpty(intent.canceled_at),
     cancellation_reason: nullIfEmpty(intent.cancellation_reason),
+    order: intent.order ? presentOrder(intent.order) : null,
+    expires_at: nullIfEmpty(intent.expires_at),
     created_at: intent.created_at,
     updated_at: intent.updated_at,
+  };
+}
+
+function presentOrder(order: paymentsV1.Order): z.output<typeof orderResource> {
+  return {
+    event_id: order.event_id,
+    lines: order.lines.map((line) => ({ tier_id: line.tier_id, quantity: line.quantity, unit_price: line.unit_price, amount: line.amount, issuance: line.issuance_id })),
+    customer: { email: order.customer?.email ?? '', name: nullIfEmpty(order.customer?.name ?? '') },
+    discount: nullIfEmpty(order.discount_id),
+    subtotal: order.subtotal,
+    discount_amount: order.discount_amount,
   };
 }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { MAX_INTENT_AMOUNT } from '@ticketing/contracts';
+import { MAX_INTENT_AMOUNT, MAX_ORDER_ITEMS, ORDER_LIFETIME_MINUTES } from '@ticketing/contracts';
 import { paymentIntentResource, paymentResource, presentPayment, presentPaymentIntent } from '../presenters/payment.presenter';
-import { absentOrNull, currency, metadata, text, upTo, wholeNumber } from '../validation/fields';
+import { absentOrNull, currency, discountCode, MAX_ORDER_QUANTITY, metadata, missing, resourceId, text, upTo, wholeNumber } from '../validation/fields';
+import { newCustomer } from './customers.routes';
 import { defineRoute, secretKey } from './route';
 
 const TAG = 'Payments';
@@ -13,13 +14,37 @@ const paymentMethod = text(255).meta({
   example: 'pm_card_visa',
 });
 
+const order = z
+  .strictObject({
+    event_id: resourceId('evt'),
+    items: z
+      .array(z.strictObject({ tier_id: resourceId('tier'), quantity: wholeNumber(1, MAX_ORDER_QUANTITY).meta({ example: 2 }) }))
+      .min(1)
+      .max(MAX_ORDER_ITEMS)
+      .meta({ description: `1 to ${MAX_ORDER_ITEMS} tiers of the event, each once, with its quantity (within the tier's per-order limits).` }),
+    customer: newCustomer.meta({ description: 'The buyer the tickets are issued to, found by email (case-insensitive) or created.' }),
+    discount_code: discountCode.optional().meta({ description: 'A code the buyer entered: the best applicable discount, this one or an automatic one, prices the order.', example: 'SUMMER25' }),
+  })
+  .meta({
+    description: `Tickets to buy. Catalog prices the order (the client never sets its price) and holds its units for ${ORDER_LIFETIME_MINUTES} minutes: unpaid by expires_at, the intent is canceled and they are released. Once the intent succeeds, the tickets are issued. Refused with 409 sold_out when the units cannot all be held.`,
+  });
+
 const createPaymentIntentBody = z
   .strictObject({
-    amount: wholeNumber(1, MAX_INTENT_AMOUNT).meta({ description: 'Minor units of currency, e.g. 4500 for €45.00.', example: 9000 }),
-    currency,
+    amount: wholeNumber(1, MAX_INTENT_AMOUNT).optional().meta({ description: 'Minor units of currency, e.g. 4500 for €45.00. Required unless the intent pays for an order, whose price catalog sets.', example: 9000 }),
+    currency: currency.optional().meta({ description: 'ISO 4217. Required with amount; with an order, the event’s currency or left out.' }),
+    order: absentOrNull(order),
     description: absentOrNull(upTo(1000).meta({ example: 'Order 8812' })),
     metadata: metadata.optional(),
     payment_method: absentOrNull(paymentMethod).meta({ description: 'Given now, the intent awaits only its confirmation.' }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.order !== undefined) {
+      if (body.amount !== undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'must not be given with an order: catalog prices the order from its tiers', input: body.amount });
+      return;
+    }
+    if (body.amount === undefined) missing(ctx, 'amount', 'Missing required parameter: amount (or an order)');
+    if (body.currency === undefined) missing(ctx, 'currency', 'Missing required parameter: currency');
   })
   .meta({ example: { amount: 9000, currency: 'EUR', description: 'Order 8812', metadata: { order: '8812' } } });
 
@@ -37,17 +62,23 @@ export const paymentsRoutes = [
     summary: 'Create a payment intent',
     tag: TAG,
     access,
-    errors: ['live_payments_unavailable'],
+    errors: ['live_payments_unavailable', 'resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'discount_not_applicable'],
     body: createPaymentIntentBody,
     response: paymentIntentResource,
     handler: async ({ body }, { services }) =>
       presentPaymentIntent(
         await services.paymentIntents.createPaymentIntent({
-          amount: body.amount,
-          currency: body.currency,
+          amount: body.amount ?? 0,
+          currency: body.currency ?? '',
           description: body.description ?? '',
           metadata: body.metadata ?? {},
           payment_method: body.payment_method ?? '',
+          order: body.order && {
+            event_id: body.order.event_id,
+            items: body.order.items,
+            customer: { email: body.order.customer.email, name: body.order.customer.name ?? '' },
+            discount_code: body.order.discount_code ?? '',
+          },
         }),
       ),
   }),
@@ -73,6 +104,17 @@ export const paymentsRoutes = [
     response: paymentIntentResource,
     handler: async ({ params, body }, { services }) =>
       presentPaymentIntent(await services.paymentIntents.confirmPaymentIntent({ id: params.id, payment_method: body.payment_method ?? '' })),
+  }),
+  defineRoute({
+    operationId: 'cancelPaymentIntent',
+    method: 'post',
+    path: '/v1/payment_intents/{id}/cancel',
+    summary: 'Cancel a payment intent; an order intent’s tickets are released',
+    tag: TAG,
+    access,
+    errors: ['payment_intent_unexpected_state'],
+    response: paymentIntentResource,
+    handler: async ({ params }, { services }) => presentPaymentIntent(await services.paymentIntents.cancelPaymentIntent({ id: params.id })),
   }),
   defineRoute({
     operationId: 'getPayment',

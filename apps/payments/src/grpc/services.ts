@@ -1,9 +1,10 @@
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { paymentsV1 } from '@ticketing/contracts';
-import { idempotentWrites } from '@ticketing/db';
+import { EarlyKeyClaims, idempotentWrites } from '@ticketing/db';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
 import type { PrismaClient } from '../db';
 import type { PaymentCore } from '../payment-core';
+import { CancelPaymentIntentUseCase } from '../usecases/cancel-payment-intent/cancel-payment-intent.usecase';
 import { ConfirmPaymentIntentUseCase } from '../usecases/confirm-payment-intent/confirm-payment-intent.usecase';
 import { CreatePaymentIntentUseCase } from '../usecases/create-payment-intent/create-payment-intent.usecase';
 import { GetPaymentIntentUseCase } from '../usecases/get-payment-intent/get-payment-intent.usecase';
@@ -11,27 +12,38 @@ import { GetPaymentUseCase } from '../usecases/get-payment/get-payment.usecase';
 import { toPaymentIntentMessage, toPaymentMessage } from './messages';
 
 /**
+ * How long an order intent's creation holds its Idempotency-Key's claim: far longer than the
+ * call's deadline, so a slow call is never taken over while it runs; a call that died frees its
+ * key this soon, its held units given back by the retry that takes the claim over.
+ */
+const KEY_CLAIM_LEASE_SECONDS = 30;
+
+/**
  * Every gRPC service payments serves; transport only. Creations made under an Idempotency-Key are
  * recorded with their result; a confirmation is found again by its charge (decision 0061).
  */
 export function paymentsGrpcServices(
   client: PrismaClient,
-  core: Pick<PaymentCore, 'processors' | 'settle'>,
+  core: Pick<PaymentCore, 'settings' | 'processors' | 'drive' | 'catalog'>,
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const recorded = idempotentWrites(client, currentIdempotentCall);
-  const createIntent = new CreatePaymentIntentUseCase(recorded, core.processors);
-  const confirmIntent = new ConfirmPaymentIntentUseCase(client, core.processors, core.settle, currentIdempotentCall);
+  // An order intent holds units in catalog before it records anything: its key is claimed first (decision 0041).
+  const keys = new EarlyKeyClaims(client, currentIdempotentCall, KEY_CLAIM_LEASE_SECONDS, (details, message) => options.logger.warn(details, message));
+  const createIntent = new CreatePaymentIntentUseCase(recorded, core.processors, core.catalog, keys, core.settings.orderLifetimeSeconds);
+  const confirmIntent = new ConfirmPaymentIntentUseCase(client, core.processors, core.drive, currentIdempotentCall);
   const getIntent = new GetPaymentIntentUseCase(client);
+  const cancelIntent = new CancelPaymentIntentUseCase(recorded, core.processors, core.catalog, options.logger);
   const getPayment = new GetPaymentUseCase(client);
   return [
     {
       definition: paymentsV1.PaymentIntentServiceService,
       implementation: implementService<paymentsV1.PaymentIntentServiceServer>(
         {
-          createPaymentIntent: async (request, context) => toPaymentIntentMessage(await createIntent.execute(context.tenant, request)),
-          confirmPaymentIntent: async (request, context) => toPaymentIntentMessage(await confirmIntent.execute(context.tenant, request)),
+          createPaymentIntent: async (request, context) => toPaymentIntentMessage(await createIntent.execute(context.claims, context.tenant, request)),
+          confirmPaymentIntent: async (request, context) => toPaymentIntentMessage(await confirmIntent.execute(context.claims, context.tenant, request)),
           getPaymentIntent: async (request, context) => toPaymentIntentMessage(await getIntent.execute(context.tenant, request.id)),
+          cancelPaymentIntent: async (request, context) => toPaymentIntentMessage(await cancelIntent.execute(context.claims, context.tenant, request.id, 'requested_by_customer')),
         },
         options,
       ),

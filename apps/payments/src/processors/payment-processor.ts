@@ -27,6 +27,17 @@ export interface PaymentProcessor {
   /** Refuses (400 parameter_invalid on payment_method) a method this processor cannot charge, before anything is asked. */
   assertChargeable(paymentMethod: string): void;
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /**
+   * Gives a succeeded charge's money back in full, before any payment was made of it (an order
+   * whose units were lost before it could be sold); asked again, answers the same. The charge
+   * then reads as failed with `failure`.
+   */
+  reverse(chargeId: string, failure: { code: string; message: string }): Promise<void>;
+  /**
+   * The charge awaiting the buyer (requires_action) will not be completed: from now on the
+   * processor fails it. False when the buyer completed it first: it is no longer abandoned.
+   */
+  abandon(chargeId: string): Promise<boolean>;
 }
 
 /**

@@ -69,6 +69,12 @@ export class ChargeRepository {
     return row && toCharge(row);
   }
 
+  /** The intent's charge in flight (processing, or awaiting the buyer), if it has one. */
+  async openOf(intentId: string): Promise<Charge | null> {
+    const row = await this.db.charge.findFirst({ where: { payment_intent_id: intentId, status: { in: ['processing', 'requires_action'] } }, select: chargeColumns });
+    return row && toCharge(row);
+  }
+
   async findById(id: string): Promise<Charge | null> {
     const row = await this.db.charge.findUnique({ where: { id }, select: chargeColumns });
     return row && toCharge(row);

@@ -16,6 +16,12 @@ export function paymentIntentFacts(intent: PaymentIntent): PaymentIntentFacts {
     payment_id: intent.payment_id,
     last_payment_error: intent.last_payment_error,
     metadata: intent.metadata,
+    order: intent.order && {
+      event_id: intent.order.event_id,
+      customer: intent.order.customer,
+      discount_id: intent.order.discount_id,
+      lines: intent.order.lines.map(({ tier_id, quantity, amount, issuance_id }) => ({ tier_id, quantity, amount, issuance_id })),
+    },
   };
 }
 

@@ -2,7 +2,8 @@ import type { Mode, Tenant } from '@ticketing/auth';
 import { tenantScope } from '@ticketing/db';
 import type { PaymentsDb } from '../db';
 import type { Prisma } from '../generated/prisma/client';
-import type { NewPaymentIntent, NextAction, PaymentError, PaymentIntent, PaymentIntentStatus } from '../domain/payment-intent';
+import type { Order, OrderInventory } from '../domain/order';
+import type { NewOrderIntent, NewPaymentIntent, NextAction, PaymentError, PaymentIntent, PaymentIntentStatus } from '../domain/payment-intent';
 
 const intentColumns = {
   id: true,
@@ -18,6 +19,9 @@ const intentColumns = {
   payment_id: true,
   canceled_at: true,
   cancellation_reason: true,
+  order_details: true,
+  expires_at: true,
+  inventory: true,
   created_at: true,
   updated_at: true,
 } as const;
@@ -25,8 +29,10 @@ const intentColumns = {
 type IntentRow = Prisma.PaymentIntentGetPayload<{ select: typeof intentColumns }>;
 
 /** The columns Prisma types loosely (strings, JSON, BigInt) as the domain knows them. */
-const toIntent = (row: IntentRow): PaymentIntent => ({
+const toIntent = ({ order_details, ...row }: IntentRow): PaymentIntent => ({
   ...row,
+  order: order_details as Order | null,
+  inventory: row.inventory as OrderInventory | null,
   mode: row.mode as Mode,
   amount: Number(row.amount),
   metadata: row.metadata as Record<string, string>,
@@ -42,6 +48,9 @@ export interface IntentChange {
   last_payment_error?: PaymentError | null;
   next_action?: NextAction | null;
   payment_id?: string;
+  inventory?: OrderInventory;
+  canceled_at?: Date;
+  cancellation_reason?: string;
 }
 
 const jsonOrNull = (value: object | null | undefined) => (value === null ? ('DbNull' as const) : value);
@@ -50,8 +59,10 @@ const jsonOrNull = (value: object | null | undefined) => (value === null ? ('DbN
 export class PaymentIntentRepository {
   constructor(private readonly db: PaymentsDb) {}
 
-  async create(tenant: Tenant, id: string, intent: NewPaymentIntent): Promise<PaymentIntent> {
-    return toIntent(await this.db.paymentIntent.create({ data: { id, ...tenantScope(tenant), ...intent }, select: intentColumns }));
+  async create(tenant: Tenant, id: string, intent: NewPaymentIntent | NewOrderIntent): Promise<PaymentIntent> {
+    const { order, ...fields } = 'order' in intent ? intent : { ...intent, order: undefined };
+    const orderFields = order ? { order_details: order as object, inventory: 'held' } : {};
+    return toIntent(await this.db.paymentIntent.create({ data: { id, ...tenantScope(tenant), ...fields, ...orderFields }, select: intentColumns }));
   }
 
   async findById(tenant: Tenant, id: string): Promise<PaymentIntent | null> {
@@ -63,6 +74,17 @@ export class PaymentIntentRepository {
   async lockById(tenant: Tenant, id: string): Promise<PaymentIntent | null> {
     const locked = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM payment_intents WHERE id = ${id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} FOR UPDATE`;
     return locked.length === 0 ? null : this.findById(tenant, id);
+  }
+
+  /** Order intents still holding their units past their expiry, across tenants, oldest first, whose charge is not in flight. */
+  async expiredHolding(now: Date, limit: number): Promise<Array<{ id: string; tenant: Tenant }>> {
+    const rows = await this.db.paymentIntent.findMany({
+      where: { inventory: 'held', expires_at: { lt: now }, status: { in: ['requires_payment_method', 'requires_confirmation', 'requires_action'] } },
+      orderBy: { expires_at: 'asc' },
+      take: limit,
+      select: { id: true, account_id: true, mode: true },
+    });
+    return rows.map((row) => ({ id: row.id, tenant: { accountId: row.account_id, mode: row.mode as Mode } }));
   }
 
   async change(tenant: Tenant, id: string, change: IntentChange): Promise<PaymentIntent> {

@@ -55,6 +55,17 @@ export class SandboxProcessor implements PaymentProcessor {
     return this.outcomeOf(request.chargeId, recorded!);
   }
 
+  async reverse(chargeId: string, failure: { code: string; message: string }): Promise<void> {
+    await this.db.$executeRaw`UPDATE sandbox_charges SET outcome = 'failed', failure_code = ${failure.code}, failure_message = ${failure.message}, reversed = true
+      WHERE charge_key = ${chargeId} AND outcome = 'succeeded'`;
+  }
+
+  async abandon(chargeId: string): Promise<boolean> {
+    if (await this.authenticate(chargeId, false)) return true;
+    const [charge] = await this.db.$queryRaw<SandboxChargeRow[]>`SELECT outcome FROM sandbox_charges WHERE charge_key = ${chargeId}`;
+    return charge?.outcome !== 'succeeded';
+  }
+
   /**
    * The buyer's answer to the authentication of a charge: it succeeds if they authenticated,
    * and fails otherwise. False when the charge was not awaiting one (answered already).

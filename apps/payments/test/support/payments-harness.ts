@@ -5,6 +5,7 @@ import { callUnary, createGrpcClient, startGrpcServer, type CallerOptions, type 
 import { newId } from '@ticketing/ids';
 import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
+import { CatalogOrders, catalogClientsAt } from '../../src/catalog/catalog-orders';
 import { createPaymentsPrisma, type PrismaClient } from '../../src/db';
 import { paymentsGrpcServices } from '../../src/grpc/services';
 import { paymentCore, type PaymentCore, type PaymentCoreSettings } from '../../src/payment-core';
@@ -17,6 +18,7 @@ export const TEST_SETTINGS: PaymentCoreSettings = {
   settlementDelayMs: 0,
   sandboxDeclineDelayMs: 300,
   publicBaseUrl: 'http://127.0.0.1:8080',
+  orderLifetimeSeconds: 900,
 };
 
 /** The payments service's real gRPC server on a fresh PostgreSQL database. */
@@ -28,7 +30,10 @@ export interface PaymentsHarness {
   stop(): Promise<void>;
 }
 
-export async function startPaymentsHarness(core: (prisma: PrismaClient) => PaymentCore = (prisma) => paymentCore(prisma, TEST_SETTINGS, createLogger('payments-test', 'silent'))): Promise<PaymentsHarness> {
+/** Catalog as plain intents see it: never called (orders are tested end to end, against the real catalog). */
+export const noCatalog = () => new CatalogOrders(catalogClientsAt('127.0.0.1:1'), caller);
+
+export async function startPaymentsHarness(core: (prisma: PrismaClient) => PaymentCore = (prisma) => paymentCore(prisma, noCatalog(), TEST_SETTINGS, createLogger('payments-test', 'silent'))): Promise<PaymentsHarness> {
   const database: TestDatabase = await createTestDatabase('payments', path.join(__dirname, '../../prisma/migrations'));
   const prisma = createPaymentsPrisma(database.url);
   const built = core(prisma);
@@ -58,7 +63,7 @@ export function intentCalls(harness: PaymentsHarness) {
   const { intents, payments } = harness;
   return {
     create: (claims: InternalClaims, fields: Partial<paymentsV1.CreatePaymentIntentRequest> = {}, options: CallerOptions = caller) =>
-      callUnary(intents.createPaymentIntent.bind(intents), { amount: 9000, currency: 'EUR', description: '', metadata: {}, payment_method: '', ...fields }, claims, options),
+      callUnary(intents.createPaymentIntent.bind(intents), { amount: 9000, currency: 'EUR', description: '', metadata: {}, payment_method: '', order: undefined, ...fields }, claims, options),
     confirm: (claims: InternalClaims, id: string, payment_method = '', options: CallerOptions = caller) =>
       callUnary(intents.confirmPaymentIntent.bind(intents), { id, payment_method }, claims, options),
     get: (claims: InternalClaims, id: string) => callUnary(intents.getPaymentIntent.bind(intents), { id }, claims, caller),

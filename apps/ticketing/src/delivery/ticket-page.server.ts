@@ -1,8 +1,8 @@
+import { claimsForTenant } from '@ticketing/auth';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory } from '../catalog/catalog-inventory';
 import type { PrismaClient } from '../db';
-import { claimsForTenant } from '../tenant-claims';
 import { CustomerRepository } from '../repositories/customer.repository';
 import { TicketRepository } from '../repositories/ticket.repository';
 import { DELIVERY_PAGE_PREFIX, type DeliveryLinks } from './delivery-links';

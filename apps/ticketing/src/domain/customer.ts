@@ -1,6 +1,8 @@
-import { EMAIL_ADDRESS_MAX_LENGTH, isEmailAddress } from '@ticketing/contracts';
+import { validCustomerDetails, type CustomerDetails } from '@ticketing/contracts';
 import { ApiError } from '@ticketing/errors';
-import { optionalText, requiredIdParam } from '@ticketing/fields';
+import { requiredIdParam } from '@ticketing/fields';
+
+export { validCustomerDetails, type CustomerDetails };
 
 /** A ticket holder of one account and mode; one per email. */
 export interface TicketingCustomer {
@@ -11,21 +13,6 @@ export interface TicketingCustomer {
   name: string | null;
   created_at: Date;
   updated_at: Date;
-}
-
-export interface CustomerDetails {
-  email: string;
-  name: string | null;
-}
-
-export const CUSTOMER_NAME_MAX_LENGTH = 200;
-
-export function validCustomerDetails(email: string, name: string, paramPrefix = ''): CustomerDetails {
-  const normalized = email.trim().toLowerCase();
-  if (!isEmailAddress(normalized)) {
-    throw new ApiError('parameter_invalid', `${paramPrefix}email must be an email address of at most ${EMAIL_ADDRESS_MAX_LENGTH} characters.`, { param: `${paramPrefix}email` });
-  }
-  return { email: normalized, name: optionalText(name, `${paramPrefix}name`, CUSTOMER_NAME_MAX_LENGTH) };
 }
 
 export function customerExists(existing: TicketingCustomer): ApiError {

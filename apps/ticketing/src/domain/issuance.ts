@@ -16,6 +16,13 @@ export interface ExternalPayment {
   amount: number;
 }
 
+/** Paid through a payment intent of the payments service (decision 0062): `reference` is its id (pi_…). */
+export interface PaymentIntentPayment {
+  type: 'payment_intent';
+  reference: string;
+  amount: number;
+}
+
 /** Why an issuance was refused, kept so a retry answers the same error. */
 export interface IssuanceRefusal {
   code: string;
@@ -31,7 +38,7 @@ export interface TicketingIssuance {
   customer_id: string;
   kind: IssuanceKind;
   quantity: number;
-  payment: ExternalPayment | null;
+  payment: ExternalPayment | PaymentIntentPayment | null;
   amount: number;
   currency: string;
   comp_reason: string | null;

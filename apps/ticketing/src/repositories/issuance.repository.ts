@@ -39,7 +39,7 @@ function toIssuance({ payment_type, payment_reference, amount, kind, status, met
     kind: kind as IssuanceKind,
     status: status as IssuanceStatus,
     amount: Number(amount),
-    payment: payment_type === 'external' ? { type: 'external', reference: payment_reference ?? '', amount: Number(amount) } : null,
+    payment: payment_type === 'external' || payment_type === 'payment_intent' ? { type: payment_type, reference: payment_reference ?? '', amount: Number(amount) } : null,
     metadata: metadata as Record<string, string>,
     refusal: refusal as IssuanceRefusal | null,
   };

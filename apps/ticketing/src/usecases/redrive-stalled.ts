@@ -1,7 +1,6 @@
-import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { isRefusal } from '@ticketing/errors';
+import { claimsForTenant, type InternalClaims, type Tenant } from '@ticketing/auth';
 import type { Logger } from '@ticketing/observability';
-import { claimsForTenant } from '../tenant-claims';
-import { isRefusal } from './call-outcomes';
 
 const BATCH = 100;
 

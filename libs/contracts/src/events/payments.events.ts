@@ -8,6 +8,26 @@ export const paymentErrorFactsSchema = z.object({
   payment_method: z.string().min(1),
 });
 
+/** What an order intent buys (decision 0062): ticketing issues each line's tickets under its issuance id once the intent succeeds. */
+export const orderFactsSchema = z.object({
+  event_id: z.string().min(1),
+  customer: z.object({ email: z.string().min(1), name: z.string().nullable() }),
+  /** The discount that priced the order; null when none did. */
+  discount_id: z.string().min(1).nullable(),
+  lines: z
+    .array(
+      z.object({
+        tier_id: z.string().min(1),
+        quantity: z.number().int().positive(),
+        /** What the line costs, discount included, in minor units of the intent's currency. */
+        amount: z.number().int().nonnegative(),
+        issuance_id: z.string().min(1),
+      }),
+    )
+    .min(1),
+});
+export type OrderFacts = z.infer<typeof orderFactsSchema>;
+
 /** A payment intent after a change: what a receiver needs to act on it without reading it back. */
 export const paymentIntentFactsSchema = z.object({
   payment_intent_id: z.string().min(1),
@@ -22,6 +42,8 @@ export const paymentIntentFactsSchema = z.object({
   last_payment_error: paymentErrorFactsSchema.nullable(),
   /** The intent's own keys ({} when it has none). */
   metadata: z.record(z.string(), z.string()),
+  /** What an order intent buys; null for a plain amount. */
+  order: orderFactsSchema.nullable(),
 });
 export type PaymentIntentFacts = z.infer<typeof paymentIntentFactsSchema>;
 

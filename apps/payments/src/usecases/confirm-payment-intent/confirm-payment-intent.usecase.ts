@@ -1,4 +1,4 @@
-import type { Tenant } from '@ticketing/auth';
+import type { InternalClaims, Tenant } from '@ticketing/auth';
 import { keyHashOf, keyReused, type IdempotentWrite } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
@@ -7,7 +7,7 @@ import { methodToCharge, validPaymentMethod, type PaymentIntent } from '../../do
 import type { Processors } from '../../processors/payment-processor';
 import { ChargeRepository, type Charge, type ConfirmationKey } from '../../repositories/charge.repository';
 import { PaymentIntentRepository } from '../../repositories/payment-intent.repository';
-import type { SettleChargeUseCase } from '../settle-charge/settle-charge.usecase';
+import type { DriveChargeUseCase } from '../drive-charge/drive-charge.usecase';
 
 export interface ConfirmPaymentIntentCommand {
   id: string;
@@ -27,11 +27,11 @@ export class ConfirmPaymentIntentUseCase {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly processors: Processors,
-    private readonly settle: SettleChargeUseCase,
+    private readonly drive: DriveChargeUseCase,
     private readonly currentCall: () => IdempotentWrite | undefined,
   ) {}
 
-  async execute(tenant: Tenant, command: ConfirmPaymentIntentCommand): Promise<PaymentIntent> {
+  async execute(claims: InternalClaims, tenant: Tenant, command: ConfirmPaymentIntentCommand): Promise<PaymentIntent> {
     const given = validPaymentMethod(command.payment_method);
     const call = this.currentCall();
     const key = call ? { keyHash: keyHashOf(call), fingerprint: call.fingerprint } : null;
@@ -40,9 +40,7 @@ export class ConfirmPaymentIntentUseCase {
       call?.markReplayed();
       return begun.answered;
     }
-    const { charge } = begun;
-    const outcome = await this.processors.of(tenant.mode).charge({ chargeId: charge.id, amount: charge.amount, currency: charge.currency, paymentMethod: charge.payment_method });
-    return this.settle.execute(charge, outcome);
+    return this.drive.execute(begun.charge, claims);
   }
 
   /** The charge this confirmation opens, or the intent as it is when an earlier call under its key opened one. */
@@ -57,7 +55,7 @@ export class ConfirmPaymentIntentUseCase {
         if (earlier.idempotency_fingerprint !== key.fingerprint) throw keyReused();
         return { answered: intent };
       }
-      const method = methodToCharge(intent, given);
+      const method = methodToCharge(intent, given, new Date());
       this.processors.of(tenant.mode).assertChargeable(method);
       const charge = await charges.open(tenant, newId('ch'), intent, method, key);
       await intents.change(tenant, intent.id, { status: 'processing', payment_method: method, last_payment_error: null });

@@ -3,7 +3,7 @@ import { newId } from '@ticketing/ids';
 import type { PaymentsDb, PrismaClient } from '../../db';
 import { processingFee, type FeeSchedule } from '../../domain/fees';
 import { paymentTransactions } from '../../domain/ledger';
-import type { PaymentIntent } from '../../domain/payment-intent';
+import { canceledNow, type CancellationReason, type PaymentIntent } from '../../domain/payment-intent';
 import type { ChargeOutcome } from '../../processors/payment-processor';
 import { ChargeRepository, type Charge } from '../../repositories/charge.repository';
 import { LedgerRepository } from '../../repositories/ledger.repository';
@@ -31,7 +31,11 @@ export class SettleChargeUseCase {
     private readonly settings: SettlementSettings,
   ) {}
 
-  async execute(charge: Charge, outcome: ChargeOutcome): Promise<PaymentIntent> {
+  /**
+   * `cancelAs`, for a failure that ends the intent (its order can no longer be sold): the intent
+   * is canceled with that reason instead of awaiting another payment method.
+   */
+  async execute(charge: Charge, outcome: ChargeOutcome, cancelAs?: CancellationReason): Promise<PaymentIntent> {
     const tenant: Tenant = { accountId: charge.account_id, mode: charge.mode };
     return this.prisma.$transaction(async (tx) => {
       // Locked first, as a confirmation locks it, so the two take turns.
@@ -43,7 +47,8 @@ export class SettleChargeUseCase {
         case 'succeeded':
           return (await charges.settle(charge.id, ['processing', 'requires_action'], 'succeeded')) ? this.succeed(tx, tenant, charge) : intent;
         case 'failed':
-          return (await charges.settle(charge.id, ['processing', 'requires_action'], 'failed', outcome)) ? this.fail(tx, tenant, charge, outcome) : intent;
+          if (!(await charges.settle(charge.id, ['processing', 'requires_action'], 'failed', outcome))) return intent;
+          return cancelAs ? this.cancel(tx, tenant, intent, charge, outcome, cancelAs) : this.fail(tx, tenant, charge, outcome);
         case 'requires_action':
           return (await charges.settle(charge.id, ['processing'], 'requires_action')) ? this.askForAction(tx, tenant, charge, outcome.redirectUrl) : intent;
       }
@@ -61,7 +66,15 @@ export class SettleChargeUseCase {
       payment_method: charge.payment_method,
     });
     await new LedgerRepository(tx).record(tenant, paymentTransactions(payment, new Date(payment.created_at.getTime() + this.settings.settlementDelayMs)));
-    const intent = await new PaymentIntentRepository(tx).change(tenant, charge.payment_intent_id, { status: 'succeeded', payment_id: payment.id, next_action: null, last_payment_error: null });
+    const intents = new PaymentIntentRepository(tx);
+    const { order } = (await intents.findById(tenant, charge.payment_intent_id))!;
+    const intent = await intents.change(tenant, charge.payment_intent_id, {
+      status: 'succeeded',
+      payment_id: payment.id,
+      next_action: null,
+      last_payment_error: null,
+      ...(order && { inventory: 'committed' as const }),
+    });
     await enqueuePaymentIntentEvent(tx, tenant, 'payment_intent.succeeded', intent);
     return intent;
   }
@@ -76,6 +89,17 @@ export class SettleChargeUseCase {
     });
     await enqueuePaymentIntentEvent(tx, tenant, 'payment_intent.payment_failed', intent);
     return intent;
+  }
+
+  /** A failure that ends the intent: canceled, its order's units given back (by the caller, in catalog). */
+  private async cancel(tx: PaymentsDb, tenant: Tenant, intent: PaymentIntent, charge: Charge, failure: { code: string; message: string }, reason: CancellationReason): Promise<PaymentIntent> {
+    const canceled = await new PaymentIntentRepository(tx).change(tenant, charge.payment_intent_id, {
+      ...canceledNow(intent, reason),
+      next_action: null,
+      last_payment_error: { code: failure.code, message: failure.message, payment_method: charge.payment_method },
+    });
+    await enqueuePaymentIntentEvent(tx, tenant, 'payment_intent.canceled', canceled);
+    return canceled;
   }
 
   private async askForAction(tx: PaymentsDb, tenant: Tenant, charge: Charge, redirectUrl: string): Promise<PaymentIntent> {

@@ -1,5 +1,5 @@
 import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
-import { ApiError } from '@ticketing/errors';
+import { ApiError, isRefusal } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
@@ -8,7 +8,6 @@ import { refusalError, toRefusal } from '../../domain/issuance';
 import type { TicketingTicket } from '../../domain/ticket';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import { UpgradeRepository, type TicketUpgrade } from '../../repositories/upgrade.repository';
-import { isRefusal } from '../call-outcomes';
 import { redriveStalled } from '../redrive-stalled';
 import type { ReturnUnitsUseCase } from '../return-units/return-units.usecase';
 import { newChange } from './change-message';

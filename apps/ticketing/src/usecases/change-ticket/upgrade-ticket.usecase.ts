@@ -1,3 +1,4 @@
+import { isRefusal } from '@ticketing/errors';
 import type { InternalClaims, Tenant } from '@ticketing/auth';
 import type { EarlyKeyClaims, OutsideWork } from '@ticketing/db';
 import { newId } from '@ticketing/ids';
@@ -9,7 +10,6 @@ import { assertChangeable, lostRace } from '../../domain/ticket-change';
 import { asUpgradeRefusal, upgradePrice, upgradeUnit, validUpgradeRequest, type UpgradeRequest } from '../../domain/upgrade';
 import { TicketRepository } from '../../repositories/ticket.repository';
 import { UpgradeRepository, type TicketUpgrade } from '../../repositories/upgrade.repository';
-import { isRefusal } from '../call-outcomes';
 import { currentTier } from './changeable-ticket';
 import type { DriveUpgradeUseCase } from './drive-upgrade.usecase';
 

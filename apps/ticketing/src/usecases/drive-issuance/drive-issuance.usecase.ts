@@ -1,7 +1,7 @@
 import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
 import { TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
 import { GroupCommit } from '@ticketing/db';
-import { ApiError } from '@ticketing/errors';
+import { ApiError, isRefusal } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { outboxRow, type OutboxRow } from '@ticketing/kafka';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
@@ -12,7 +12,6 @@ import type { TicketingTicket } from '../../domain/ticket';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { TicketRepository, type UnseatedIssue } from '../../repositories/ticket.repository';
-import { isRefusal } from '../call-outcomes';
 
 export interface IssuedTickets {
   issuance: TicketingIssuance;
@@ -147,7 +146,8 @@ export class DriveIssuanceUseCase {
    * cut off between the two does it again. An unknown outcome throws, leaving it pending.
    */
   private async redeemAndCommit(claims: InternalClaims, tenant: Tenant, issuance: TicketingIssuance): Promise<boolean> {
-    const discountId = issuance.discount_id;
+    // A payment intent's order was counted against its discount once, by payments, before it was charged (decision 0062).
+    const discountId = issuance.payment?.type === 'payment_intent' ? null : issuance.discount_id;
     if (discountId) {
       try {
         await this.catalog.redeem(claims, { ...issuance, discount_id: discountId });

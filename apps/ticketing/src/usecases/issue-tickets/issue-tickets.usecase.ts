@@ -1,7 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
 import { GroupCommit, type EarlyKeyClaims, type OutsideWork, type StatementSeal } from '@ticketing/db';
-import { ApiError } from '@ticketing/errors';
+import { ApiError, isRefusal } from '@ticketing/errors';
 import pLimit from 'p-limit';
 import { newId } from '@ticketing/ids';
 import type { Logger } from '@ticketing/observability';
@@ -23,7 +23,6 @@ import { CustomerRepository } from '../../repositories/customer.repository';
 import { lockAdmission } from '../../repositories/admission-lock';
 import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import { IssuanceRepository, type NewIssuance, type PendingRecording } from '../../repositories/issuance.repository';
-import { isRefusal } from '../call-outcomes';
 import type { DriveIssuanceUseCase, IssuedTickets } from '../drive-issuance/drive-issuance.usecase';
 import type { AdmissionGate, ScreenedAdmission } from '../waiting-room/admission-gate';
 

@@ -1,10 +1,9 @@
-import type { InternalClaims, Tenant } from '@ticketing/auth';
+import { claimsForTenant, type InternalClaims, type Tenant } from '@ticketing/auth';
 import { TICKETING_SEAT_TOPIC } from '@ticketing/contracts';
 import { outboxRow, type OutboxRow } from '@ticketing/kafka';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
-import { claimsForTenant } from '../../tenant-claims';
 import { TicketChangeRepository, type PendingReturn, type SeatToFree } from '../../repositories/ticket-change.repository';
 
 const BATCH = 100;

@@ -48,11 +48,69 @@ export interface PaymentIntent {
   cancellation_reason: string;
   created_at: string;
   updated_at: string;
+  /** The tickets an order intent pays for; absent for a plain amount. */
+  order:
+    | Order
+    | undefined;
+  /**
+   * An order intent holds its units until then; unpaid by then, it is canceled and they are
+   * released. Empty for a plain amount.
+   */
+  expires_at: string;
 }
 
 export interface PaymentIntent_MetadataEntry {
   key: string;
   value: string;
+}
+
+/**
+ * What an order intent buys: units of an event's tiers, priced by catalog (never by the client),
+ * held for the intent's lifetime and issued as tickets by ticketing once it succeeds.
+ */
+export interface Order {
+  event_id: string;
+  lines: OrderLine[];
+  /** The buyer the tickets are issued to. */
+  customer:
+    | OrderCustomer
+    | undefined;
+  /** The discount that priced the order; empty when none did. */
+  discount_id: string;
+  /** Minor units before the discount. */
+  subtotal: number;
+  discount_amount: number;
+}
+
+export interface OrderLine {
+  tier_id: string;
+  quantity: number;
+  unit_price: number;
+  /** What this line costs, discount included. */
+  amount: number;
+  /** The issuance its tickets come from (ticketing's iss_…), also the id its units are held under. */
+  issuance_id: string;
+}
+
+export interface OrderCustomer {
+  email: string;
+  /** Empty when not given. */
+  name: string;
+}
+
+export interface OrderRequest {
+  event_id: string;
+  items: OrderItem[];
+  customer:
+    | OrderCustomer
+    | undefined;
+  /** What the buyer typed; empty when none. */
+  discount_code: string;
+}
+
+export interface OrderItem {
+  tier_id: string;
+  quantity: number;
 }
 
 export interface PaymentError {
@@ -77,6 +135,11 @@ export interface CreatePaymentIntentRequest {
   metadata: { [key: string]: string };
   /** Empty when none yet: the intent then requires one before it is confirmed. */
   payment_method: string;
+  /**
+   * For an order intent, what it buys; `amount` and `currency` are then 0 and empty (catalog
+   * prices the order). Refused with sold_out when its units cannot all be held.
+   */
+  order: OrderRequest | undefined;
 }
 
 export interface CreatePaymentIntentRequest_MetadataEntry {
@@ -91,6 +154,10 @@ export interface ConfirmPaymentIntentRequest {
 }
 
 export interface GetPaymentIntentRequest {
+  id: string;
+}
+
+export interface CancelPaymentIntentRequest {
   id: string;
 }
 
@@ -111,6 +178,8 @@ function createBasePaymentIntent(): PaymentIntent {
     cancellation_reason: "",
     created_at: "",
     updated_at: "",
+    order: undefined,
+    expires_at: "",
   };
 }
 
@@ -160,6 +229,12 @@ export const PaymentIntent: MessageFns<PaymentIntent> = {
     }
     if (message.updated_at !== "") {
       writer.uint32(122).string(message.updated_at);
+    }
+    if (message.order !== undefined) {
+      Order.encode(message.order, writer.uint32(130).fork()).join();
+    }
+    if (message.expires_at !== "") {
+      writer.uint32(138).string(message.expires_at);
     }
     return writer;
   },
@@ -300,6 +375,22 @@ export const PaymentIntent: MessageFns<PaymentIntent> = {
             message.updated_at = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.order = Order.decode(reader, reader.uint32());
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -355,6 +446,390 @@ export const PaymentIntent_MetadataEntry: MessageFns<PaymentIntent_MetadataEntry
             }
 
             message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseOrder(): Order {
+  return { event_id: "", lines: [], customer: undefined, discount_id: "", subtotal: 0, discount_amount: 0 };
+}
+
+export const Order: MessageFns<Order> = {
+  encode(message: Order, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_id !== "") {
+      writer.uint32(10).string(message.event_id);
+    }
+    for (const v of message.lines) {
+      OrderLine.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.customer !== undefined) {
+      OrderCustomer.encode(message.customer, writer.uint32(26).fork()).join();
+    }
+    if (message.discount_id !== "") {
+      writer.uint32(34).string(message.discount_id);
+    }
+    if (message.subtotal !== 0) {
+      writer.uint32(40).int64(message.subtotal);
+    }
+    if (message.discount_amount !== 0) {
+      writer.uint32(48).int64(message.discount_amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Order {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrder();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.lines.push(OrderLine.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.customer = OrderCustomer.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.discount_id = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.subtotal = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.discount_amount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseOrderLine(): OrderLine {
+  return { tier_id: "", quantity: 0, unit_price: 0, amount: 0, issuance_id: "" };
+}
+
+export const OrderLine: MessageFns<OrderLine> = {
+  encode(message: OrderLine, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tier_id !== "") {
+      writer.uint32(10).string(message.tier_id);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(16).int32(message.quantity);
+    }
+    if (message.unit_price !== 0) {
+      writer.uint32(24).int64(message.unit_price);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(32).int64(message.amount);
+    }
+    if (message.issuance_id !== "") {
+      writer.uint32(42).string(message.issuance_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderLine {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderLine();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tier_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.quantity = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.unit_price = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.issuance_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseOrderCustomer(): OrderCustomer {
+  return { email: "", name: "" };
+}
+
+export const OrderCustomer: MessageFns<OrderCustomer> = {
+  encode(message: OrderCustomer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderCustomer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderCustomer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseOrderRequest(): OrderRequest {
+  return { event_id: "", items: [], customer: undefined, discount_code: "" };
+}
+
+export const OrderRequest: MessageFns<OrderRequest> = {
+  encode(message: OrderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_id !== "") {
+      writer.uint32(10).string(message.event_id);
+    }
+    for (const v of message.items) {
+      OrderItem.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.customer !== undefined) {
+      OrderCustomer.encode(message.customer, writer.uint32(26).fork()).join();
+    }
+    if (message.discount_code !== "") {
+      writer.uint32(34).string(message.discount_code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.items.push(OrderItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.customer = OrderCustomer.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.discount_code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseOrderItem(): OrderItem {
+  return { tier_id: "", quantity: 0 };
+}
+
+export const OrderItem: MessageFns<OrderItem> = {
+  encode(message: OrderItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tier_id !== "") {
+      writer.uint32(10).string(message.tier_id);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(16).int32(message.quantity);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tier_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.quantity = reader.int32();
             continue;
           }
         }
@@ -496,7 +971,7 @@ export const NextAction: MessageFns<NextAction> = {
 };
 
 function createBaseCreatePaymentIntentRequest(): CreatePaymentIntentRequest {
-  return { amount: 0, currency: "", description: "", metadata: {}, payment_method: "" };
+  return { amount: 0, currency: "", description: "", metadata: {}, payment_method: "", order: undefined };
 }
 
 export const CreatePaymentIntentRequest: MessageFns<CreatePaymentIntentRequest> = {
@@ -515,6 +990,9 @@ export const CreatePaymentIntentRequest: MessageFns<CreatePaymentIntentRequest> 
     });
     if (message.payment_method !== "") {
       writer.uint32(42).string(message.payment_method);
+    }
+    if (message.order !== undefined) {
+      OrderRequest.encode(message.order, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -573,6 +1051,14 @@ export const CreatePaymentIntentRequest: MessageFns<CreatePaymentIntentRequest> 
             }
 
             message.payment_method = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.order = OrderRequest.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -748,6 +1234,52 @@ export const GetPaymentIntentRequest: MessageFns<GetPaymentIntentRequest> = {
   },
 };
 
+function createBaseCancelPaymentIntentRequest(): CancelPaymentIntentRequest {
+  return { id: "" };
+}
+
+export const CancelPaymentIntentRequest: MessageFns<CancelPaymentIntentRequest> = {
+  encode(message: CancelPaymentIntentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelPaymentIntentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelPaymentIntentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * Payment intents (decision 0061): money taken from a buyer through a processor, Stripe's way.
  * Every call acts on the tenant in the internal token; an intent of another account or mode does
@@ -793,6 +1325,21 @@ export const PaymentIntentServiceService = {
     responseSerialize: (value: PaymentIntent): Buffer => Buffer.from(PaymentIntent.encode(value).finish()),
     responseDeserialize: (value: Buffer): PaymentIntent => PaymentIntent.decode(value),
   },
+  /**
+   * Cancels an intent that is not processing or succeeded (payment_intent_unexpected_state
+   * otherwise); an order intent's units are given back. A charge awaiting the buyer's
+   * authentication is abandoned first.
+   */
+  cancelPaymentIntent: {
+    path: "/payments.v1.PaymentIntentService/CancelPaymentIntent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelPaymentIntentRequest): Buffer =>
+      Buffer.from(CancelPaymentIntentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelPaymentIntentRequest => CancelPaymentIntentRequest.decode(value),
+    responseSerialize: (value: PaymentIntent): Buffer => Buffer.from(PaymentIntent.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PaymentIntent => PaymentIntent.decode(value),
+  },
 } as const;
 
 export interface PaymentIntentServiceServer extends UntypedServiceImplementation {
@@ -805,6 +1352,12 @@ export interface PaymentIntentServiceServer extends UntypedServiceImplementation
    */
   confirmPaymentIntent: handleUnaryCall<ConfirmPaymentIntentRequest, PaymentIntent>;
   getPaymentIntent: handleUnaryCall<GetPaymentIntentRequest, PaymentIntent>;
+  /**
+   * Cancels an intent that is not processing or succeeded (payment_intent_unexpected_state
+   * otherwise); an order intent's units are given back. A charge awaiting the buyer's
+   * authentication is abandoned first.
+   */
+  cancelPaymentIntent: handleUnaryCall<CancelPaymentIntentRequest, PaymentIntent>;
 }
 
 export interface PaymentIntentServiceClient extends Client {
@@ -855,6 +1408,26 @@ export interface PaymentIntentServiceClient extends Client {
   ): ClientUnaryCall;
   getPaymentIntent(
     request: GetPaymentIntentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PaymentIntent) => void,
+  ): ClientUnaryCall;
+  /**
+   * Cancels an intent that is not processing or succeeded (payment_intent_unexpected_state
+   * otherwise); an order intent's units are given back. A charge awaiting the buyer's
+   * authentication is abandoned first.
+   */
+  cancelPaymentIntent(
+    request: CancelPaymentIntentRequest,
+    callback: (error: ServiceError | null, response: PaymentIntent) => void,
+  ): ClientUnaryCall;
+  cancelPaymentIntent(
+    request: CancelPaymentIntentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PaymentIntent) => void,
+  ): ClientUnaryCall;
+  cancelPaymentIntent(
+    request: CancelPaymentIntentRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PaymentIntent) => void,
