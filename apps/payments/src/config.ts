@@ -23,6 +23,8 @@ const paymentsEnv = z.object({
   SETTLEMENT_DELAY_MS: z.coerce.number().int().min(0).default(2 * 24 * 3600_000),
   /** How long a sandbox charge of pm_card_chargeDeclinedAfterDelay stays processing before it fails. */
   SANDBOX_DECLINE_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How long the sandbox takes to answer a charge it has made; 0 answers at once. */
+  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** How often charges still processing are finished (a confirmation cut off, a late outcome)… */
   CHARGE_REDRIVE_INTERVAL_MS: z.coerce.number().int().min(100).default(2_000),
   /** …once they are this old, so that the re-driver rarely races a confirmation in flight. */

@@ -31,6 +31,7 @@ void runService({
         fees: { percentBps: config.PAYMENT_FEE_PERCENT_BPS, fixed: config.PAYMENT_FEE_FIXED },
         settlementDelayMs: config.SETTLEMENT_DELAY_MS,
         sandboxDeclineDelayMs: config.SANDBOX_DECLINE_DELAY_MS,
+        sandboxLatencyMs: config.SANDBOX_LATENCY_MS,
         publicBaseUrl: config.PUBLIC_BASE_URL,
         orderLifetimeSeconds: config.ORDER_LIFETIME_SECONDS,
       },

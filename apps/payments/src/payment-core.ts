@@ -16,6 +16,8 @@ export interface PaymentCoreSettings {
   settlementDelayMs: number;
   /** How long a sandbox charge of pm_card_chargeDeclinedAfterDelay stays processing. */
   sandboxDeclineDelayMs: number;
+  /** How long the sandbox takes to answer a charge (its reply in transit). */
+  sandboxLatencyMs: number;
   /** The gateway's public address, where the sandbox's authentication pages are. */
   publicBaseUrl: string;
   /** How long an order intent holds its units unpaid. */
@@ -45,6 +47,7 @@ export function paymentCore(
   processorsAround: (sandbox: SandboxProcessor) => Processors = sandboxOnly): PaymentCore {
   const sandbox = new SandboxProcessor(prisma, {
     delayMs: settings.sandboxDeclineDelayMs,
+    latencyMs: settings.sandboxLatencyMs,
     authenticationUrl: (chargeId) => new URL(`/sandbox/authenticate/${chargeId}`, settings.publicBaseUrl).href,
   });
   const processors = processorsAround(sandbox);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PaymentsDb } from '../db';
 import type { ChargeOutcome, ChargeRequest, PaymentProcessor } from '../processors/payment-processor';
 import { AUTHENTICATION_FAILURE, sandboxBehaviour, type SandboxBehaviour } from './sandbox-payment-methods';
@@ -7,6 +8,8 @@ export interface SandboxSettings {
   delayMs: number;
   /** Where the buyer of a charge that requires authentication is sent. */
   authenticationUrl(chargeId: string): string;
+  /** How long the sandbox takes to answer a charge it has made, as a real processor's reply takes its time. */
+  latencyMs: number;
 }
 
 interface SandboxChargeRow {
@@ -51,6 +54,7 @@ export class SandboxProcessor implements PaymentProcessor {
     await this.db.$executeRaw`INSERT INTO sandbox_charges (charge_key, payment_method, amount, currency, outcome, failure_code, failure_message, settles_at)
       VALUES (${request.chargeId}, ${request.paymentMethod}, ${request.amount}, ${request.currency}, ${first.outcome}, ${first.failure_code}, ${first.failure_message}, ${first.settles_at})
       ON CONFLICT (charge_key) DO NOTHING`;
+    if (this.settings.latencyMs > 0) await sleep(this.settings.latencyMs);
     const [recorded] = await this.db.$queryRaw<SandboxChargeRow[]>`SELECT outcome, failure_code, failure_message, settles_at FROM sandbox_charges WHERE charge_key = ${request.chargeId}`;
     return this.outcomeOf(request.chargeId, recorded!);
   }

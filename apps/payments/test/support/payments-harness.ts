@@ -17,6 +17,7 @@ export const TEST_SETTINGS: PaymentCoreSettings = {
   fees: { percentBps: 290, fixed: 30 },
   settlementDelayMs: 0,
   sandboxDeclineDelayMs: 300,
+  sandboxLatencyMs: 0,
   publicBaseUrl: 'http://127.0.0.1:8080',
   orderLifetimeSeconds: 900,
 };
