@@ -31,6 +31,9 @@ void runService({
       waitingRoom: createGrpcClient(ticketingV1.WaitingRoomServiceClient, config.TICKETING_GRPC_URL),
       paymentIntents: createGrpcClient(paymentsV1.PaymentIntentServiceClient, config.PAYMENTS_GRPC_URL),
       payments: createGrpcClient(paymentsV1.PaymentServiceClient, config.PAYMENTS_GRPC_URL),
+      balance: createGrpcClient(paymentsV1.BalanceServiceClient, config.PAYMENTS_GRPC_URL),
+      payouts: createGrpcClient(paymentsV1.PayoutServiceClient, config.PAYMENTS_GRPC_URL),
+      connectAccounts: createGrpcClient(paymentsV1.ConnectAccountServiceClient, config.PAYMENTS_GRPC_URL),
       webhookEndpoints: createGrpcClient(webhooksV1.WebhookEndpointServiceClient, config.WEBHOOKS_GRPC_URL),
       webhookDeliveries: createGrpcClient(webhooksV1.WebhookDeliveryServiceClient, config.WEBHOOKS_GRPC_URL),
     };

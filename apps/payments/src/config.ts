@@ -25,6 +25,8 @@ const paymentsEnv = z.object({
   SANDBOX_DECLINE_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
   /** How long the sandbox takes to answer a charge it has made; 0 answers at once. */
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** In test mode, how long each step of the sandbox takes: a connect account's verification, a payout's pending and in-transit stages. */
+  SANDBOX_PAYOUT_STEP_MS: z.coerce.number().int().min(100).default(60_000),
   /** How often charges still processing are finished (a confirmation cut off, a late outcome)… */
   CHARGE_REDRIVE_INTERVAL_MS: z.coerce.number().int().min(100).default(2_000),
   /** …once they are this old, so that the re-driver rarely races a confirmation in flight. */

@@ -1,4 +1,4 @@
-import { PAYMENTS_PAYMENT_INTENT_TOPIC } from '@ticketing/contracts';
+import { PAYMENTS_CONNECT_ACCOUNT_TOPIC, PAYMENTS_PAYMENT_INTENT_TOPIC, PAYMENTS_PAYOUT_TOPIC } from '@ticketing/contracts';
 import { isDatabaseUnavailable, startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createKafka, createProducer, OutboxRelay, startPublishing } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
@@ -8,6 +8,7 @@ import { createPaymentsPrisma } from './db';
 import { paymentsGrpcServices } from './grpc/services';
 import { paymentCore } from './payment-core';
 import { startSandboxPageServer } from './sandbox/sandbox-page.server';
+import { AdvanceSandboxPayoutsUseCase } from './usecases/advance-sandbox-payouts/advance-sandbox-payouts.usecase';
 
 void runService({
   name: 'payments',
@@ -20,7 +21,7 @@ void runService({
     const producer = createProducer(kafka);
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
     // Payments are taken while Kafka is down: their events wait in the outbox until the relay starts.
-    const publishing = startInBackground('the outbox relay', () => startPublishing(kafka, [PAYMENTS_PAYMENT_INTENT_TOPIC.name], relay), (started) => started.stop(), logger);
+    const publishing = startInBackground('the outbox relay', () => startPublishing(kafka, [PAYMENTS_PAYMENT_INTENT_TOPIC.name, PAYMENTS_PAYOUT_TOPIC.name, PAYMENTS_CONNECT_ACCOUNT_TOPIC.name], relay), (started) => started.stop(), logger);
 
     const catalogClients = catalogClientsAt(config.CATALOG_GRPC_URL);
     const catalog = new CatalogOrders(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
@@ -44,6 +45,8 @@ void runService({
       logger,
     });
     const expirySweeper = startPeriodicSweep({ what: 'order intents unpaid past their expiry', intervalMs: config.ORDER_EXPIRY_SWEEP_INTERVAL_MS, sweep: () => core.expireOrders.execute(), logger });
+    const sandboxPayouts = new AdvanceSandboxPayoutsUseCase(prisma, config.SANDBOX_PAYOUT_STEP_MS);
+    const payoutSweeper = startPeriodicSweep({ what: 'sandbox verifications and payouts', intervalMs: Math.max(100, Math.floor(config.SANDBOX_PAYOUT_STEP_MS / 2)), sweep: () => sandboxPayouts.execute(), logger });
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
 
     const pages = await startSandboxPageServer(config.PAGES_PORT, { prisma, completeAuthentication: core.completeAuthentication, logger });
@@ -60,6 +63,7 @@ void runService({
       { name: 'sandbox page server', run: () => new Promise<void>((resolve) => pages.close(() => resolve())) },
       { name: 'charge re-driver', run: () => redriver.stop() },
       { name: 'order expiry sweeper', run: () => expirySweeper.stop() },
+      { name: 'sandbox payout sweeper', run: () => payoutSweeper.stop() },
       { name: 'outbox relay', run: () => publishing.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
       { name: 'catalog clients', run: async () => Object.values(catalogClients).forEach((client) => client.close()) },

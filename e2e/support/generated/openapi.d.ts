@@ -1461,10 +1461,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the balance
+         * Read the balance: available and pending, per currency, from the ledger
          * @description Needs a secret key with scope `payouts:read`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["getBalance"];
         put?: never;
@@ -1483,18 +1481,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List payouts
+         * List payouts, newest first
          * @description Needs a secret key with scope `payouts:read`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["listPayouts"];
         put?: never;
         /**
-         * Claim a payout
+         * Pay out part of the available balance to the connect account’s bank account
          * @description Needs a secret key with scope `payouts:claim`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["createPayout"];
         delete?: never;
@@ -1511,18 +1505,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the payout (connect) account
+         * Read the payout (connect) account: its onboarding state and what it still needs
          * @description Needs a secret key with scope `payouts:claim`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         get: operations["getConnectAccount"];
         put?: never;
         /**
-         * Set up the payout (connect) account
+         * Set up the payout (connect) account, or change the details given
          * @description Needs a secret key with scope `payouts:claim`.
-         *
-         *     Not available yet: answers 501 `not_implemented` once the key and scope checks pass.
          */
         post: operations["createConnectAccount"];
         delete?: never;
@@ -2093,6 +2083,106 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.created notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payout.created` or "*".
+         */
+        post: operations["payoutCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.updated notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payout.updated` or "*".
+         */
+        post: operations["payoutUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.paid notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payout.paid` or "*".
+         */
+        post: operations["payoutPaidWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payout.failed notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payout.failed` or "*".
+         */
+        post: operations["payoutFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "connect_account.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The connect_account.updated notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `connect_account.updated` or "*".
+         */
+        post: operations["connectAccountUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "endpoint.disabled": {
         parameters: {
             query?: never;
@@ -2196,7 +2286,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "admission_token_required" | "admission_token_invalid" | "admission_token_used" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "method_not_allowed" | "malformed_request" | "request_timeout" | "body_too_large" | "headers_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "payment_intent_unexpected_state" | "live_payments_unavailable" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
+                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "admission_token_required" | "admission_token_invalid" | "admission_token_used" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "method_not_allowed" | "malformed_request" | "request_timeout" | "body_too_large" | "headers_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "payment_intent_unexpected_state" | "live_payments_unavailable" | "balance_insufficient" | "payouts_not_enabled" | "connect_account_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -2317,7 +2407,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "payment_intent_unexpected_state" | "live_payments_unavailable" | "idempotency_key_reused" | "idempotency_key_in_use";
+                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "payment_intent_unexpected_state" | "live_payments_unavailable" | "balance_insufficient" | "payouts_not_enabled" | "idempotency_key_reused" | "idempotency_key_in_use";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -2416,7 +2506,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "resource_missing" | "route_not_found";
+                code: "resource_missing" | "route_not_found" | "connect_account_missing";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -3848,6 +3938,139 @@ export interface components {
             error: string | null;
             /** @description The first kilobyte of the answer; null when none came. */
             response_body: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "balance",
+         *       "livemode": false,
+         *       "available": [
+         *         {
+         *           "amount": 87090,
+         *           "currency": "EUR"
+         *         }
+         *       ],
+         *       "pending": [
+         *         {
+         *           "amount": 8709,
+         *           "currency": "EUR"
+         *         }
+         *       ]
+         *     }
+         */
+        Balance: {
+            /** @enum {string} */
+            object: "balance";
+            livemode: boolean;
+            /** @description Per currency, what can be paid out now. */
+            available: components["schemas"]["Money"][];
+            /** @description Per currency, payments not settled yet: available after the settlement delay (2 days). */
+            pending: components["schemas"]["Money"][];
+        };
+        Money: {
+            amount: number;
+            currency: string;
+        };
+        /**
+         * @example {
+         *       "id": "po_01JD3WM2P4R6T8V0X2Z4B6D8F0",
+         *       "object": "payout",
+         *       "livemode": false,
+         *       "amount": 50000,
+         *       "currency": "EUR",
+         *       "status": "in_transit",
+         *       "description": "Weekly payout",
+         *       "failure_code": null,
+         *       "failure_message": null,
+         *       "destination_last4": "6789",
+         *       "created_at": "2027-01-09T09:00:00.000Z",
+         *       "updated_at": "2027-01-09T10:00:00.000Z"
+         *     }
+         */
+        Payout: {
+            id: string;
+            /** @enum {string} */
+            object: "payout";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            amount: number;
+            currency: string;
+            /**
+             * @description pending → in_transit → paid | failed; a failed payout’s amount is back in the available balance.
+             * @enum {string}
+             */
+            status: "pending" | "in_transit" | "paid" | "failed";
+            description: string | null;
+            /** @description Why it failed (no_account, account_closed…); null unless it did. */
+            failure_code: string | null;
+            failure_message: string | null;
+            /** @description The last four digits of the bank account it goes to. */
+            destination_last4: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "ca_01JD3WN4R6T8V0X2Z4B6D8F0H2",
+         *       "object": "connect_account",
+         *       "livemode": false,
+         *       "status": "enabled",
+         *       "requirements_due": [],
+         *       "payouts_enabled": true,
+         *       "business_name": "Harbour Lights Ltd",
+         *       "country": "DE",
+         *       "default_currency": "EUR",
+         *       "bank_account": {
+         *         "account_holder_name": "Harbour Lights Ltd",
+         *         "last4": "6789"
+         *       },
+         *       "created_at": "2027-01-02T09:00:00.000Z",
+         *       "updated_at": "2027-01-02T09:01:00.000Z"
+         *     }
+         */
+        ConnectAccount: {
+            id: string;
+            /** @enum {string} */
+            object: "connect_account";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description onboarding while requirements are due, pending_verification, then enabled: only an enabled account receives payouts.
+             * @enum {string}
+             */
+            status: "onboarding" | "pending_verification" | "enabled";
+            /** @description What is still needed: business_name, country, default_currency, bank_account. */
+            requirements_due: string[];
+            payouts_enabled: boolean;
+            business_name: string | null;
+            country: string | null;
+            default_currency: string | null;
+            /** @description Only the last four digits of the account number are kept. */
+            bank_account: {
+                account_holder_name: string;
+                last4: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            updated_at: string;
         };
     };
     responses: never;
@@ -11336,7 +11559,7 @@ export interface operations {
                          * @example SUMMER25
                          */
                         discount_code?: string;
-                    };
+                    } | null;
                     /** @example Order 8812 */
                     description?: string | null;
                     /**
@@ -14430,7 +14653,7 @@ export interface operations {
                      *       "event.published"
                      *     ]
                      */
-                    enabled_events: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "endpoint.disabled")[];
+                    enabled_events: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "connect_account.updated" | "endpoint.disabled")[];
                     /** @example Order system */
                     description?: string | null;
                     /**
@@ -14819,7 +15042,7 @@ export interface operations {
                      *       "event.published"
                      *     ]
                      */
-                    enabled_events?: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "endpoint.disabled")[];
+                    enabled_events?: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "connect_account.updated" | "endpoint.disabled")[];
                     description?: string | null;
                     /**
                      * @description Replaces the whole map; {} removes every key.
@@ -15287,7 +15510,7 @@ export interface operations {
                 /** @description Only deliveries in this state. */
                 status?: "pending" | "succeeded" | "failed" | "canceled";
                 /** @description Only deliveries of this event type. */
-                type?: "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "endpoint.disabled" | "ping";
+                type?: "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "connect_account.updated" | "endpoint.disabled" | "ping";
             };
             header?: never;
             path?: never;
@@ -15562,16 +15785,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "balance";
-                        livemode: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Balance"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15622,19 +15839,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -15681,27 +15885,13 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Items on this page, newest first. */
-                        data: ({
-                            id: string;
-                            /** @enum {string} */
-                            object: "payout";
-                            /** @description true in live mode, false in test mode. */
-                            livemode: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC date-time.
-                             * @example 2027-07-01T20:00:00.000Z
-                             */
-                            created_at: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[];
+                        data: components["schemas"]["Payout"][];
                         /** @description true if more items exist after this page. */
                         has_more: boolean;
                     };
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `resource_missing`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15754,19 +15944,6 @@ export interface operations {
                     "application/json": components["schemas"]["TooManyRequestsError"];
                 };
             };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
-                };
-            };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
             default: {
                 headers: {
@@ -15793,7 +15970,24 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Minor units; at most the available balance in currency.
+                     * @example 50000
+                     */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 currency code.
+                     * @example EUR
+                     */
+                    currency: string;
+                    /** @example Weekly payout */
+                    description?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -15806,24 +16000,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "payout";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15865,6 +16045,49 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `balance_insufficient`, `payouts_not_enabled`, `live_payments_unavailable`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -15878,20 +16101,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -15930,24 +16139,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "connect_account";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConnectAccount"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15986,6 +16181,19 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description No such resource in this account and mode. Codes: `connect_account_missing`. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -15998,19 +16206,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -16039,7 +16234,30 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example Harbour Lights Ltd */
+                    business_name?: string | null;
+                    /** @example DE */
+                    country?: string | null;
+                    /**
+                     * @description ISO 4217 currency code.
+                     * @example EUR
+                     */
+                    default_currency?: string | null;
+                    /** @description Where payouts go. A new bank account is verified again before payouts resume. Fields left out or null keep their values. */
+                    bank_account?: {
+                        account_holder_name: string;
+                        /**
+                         * @description An IBAN or local account number; only its last four digits are kept. In test mode, 000111111116 and 000111111113 make payouts fail (no_account, account_closed).
+                         * @example DE89370400440532013000
+                         */
+                        account_number: string;
+                    } | null;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -16052,24 +16270,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        object: "connect_account";
-                        /** @description true in live mode, false in test mode. */
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC date-time.
-                         * @example 2027-07-01T20:00:00.000Z
-                         */
-                        created_at: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConnectAccount"];
                 };
             };
-            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`. */
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16111,6 +16315,49 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `live_payments_unavailable`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
             /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
             429: {
                 headers: {
@@ -16124,20 +16371,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsError"];
-                };
-            };
-            /** @description Not available yet. Codes: `not_implemented`. */
-            501: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedError"];
                 };
             };
             /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
@@ -17713,6 +17946,250 @@ export interface operations {
                                 issuance_id: string;
                             }[];
                         } | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payout.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        payout_id: string;
+                        /** @enum {string} */
+                        status: "pending" | "in_transit" | "paid" | "failed";
+                        amount: number;
+                        currency: string;
+                        failure_code: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payout.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        payout_id: string;
+                        /** @enum {string} */
+                        status: "pending" | "in_transit" | "paid" | "failed";
+                        amount: number;
+                        currency: string;
+                        failure_code: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutPaidWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payout.paid";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        payout_id: string;
+                        /** @enum {string} */
+                        status: "pending" | "in_transit" | "paid" | "failed";
+                        amount: number;
+                        currency: string;
+                        failure_code: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payout.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        payout_id: string;
+                        /** @enum {string} */
+                        status: "pending" | "in_transit" | "paid" | "failed";
+                        amount: number;
+                        currency: string;
+                        failure_code: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    connectAccountUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "connect_account.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        connect_account_id: string;
+                        /** @enum {string} */
+                        status: "onboarding" | "pending_verification" | "enabled";
+                        requirements_due: string[];
+                        payouts_enabled: boolean;
                     };
                 };
             };

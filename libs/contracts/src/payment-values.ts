@@ -9,3 +9,9 @@ export const MAX_ORDER_ITEMS = 20;
 
 /** The most one intent may take, in minor units: Stripe's eight digits. */
 export const MAX_INTENT_AMOUNT = 99_999_999;
+
+/** A payout's states (decision 0063). */
+export const PAYOUT_STATUSES = ['pending', 'in_transit', 'paid', 'failed'] as const;
+
+/** A connect account's onboarding states (decision 0063). */
+export const CONNECT_ACCOUNT_STATUSES = ['onboarding', 'pending_verification', 'enabled'] as const;

@@ -16,6 +16,9 @@ export interface BackendClients {
   waitingRoom: ticketingV1.WaitingRoomServiceClient;
   paymentIntents: paymentsV1.PaymentIntentServiceClient;
   payments: paymentsV1.PaymentServiceClient;
+  balance: paymentsV1.BalanceServiceClient;
+  payouts: paymentsV1.PayoutServiceClient;
+  connectAccounts: paymentsV1.ConnectAccountServiceClient;
   webhookEndpoints: webhooksV1.WebhookEndpointServiceClient;
   webhookDeliveries: webhooksV1.WebhookDeliveryServiceClient;
 }

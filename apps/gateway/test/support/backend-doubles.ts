@@ -54,6 +54,9 @@ export async function startBackendDoubles(tokenSecret: string, identity: Identit
     waitingRoom: createGrpcClient(ticketingV1.WaitingRoomServiceClient, address),
     paymentIntents: createGrpcClient(paymentsV1.PaymentIntentServiceClient, address),
     payments: createGrpcClient(paymentsV1.PaymentServiceClient, address),
+    balance: createGrpcClient(paymentsV1.BalanceServiceClient, address),
+    payouts: createGrpcClient(paymentsV1.PayoutServiceClient, address),
+    connectAccounts: createGrpcClient(paymentsV1.ConnectAccountServiceClient, address),
     webhookEndpoints: createGrpcClient(webhooksV1.WebhookEndpointServiceClient, address),
     webhookDeliveries: createGrpcClient(webhooksV1.WebhookDeliveryServiceClient, address),
   };

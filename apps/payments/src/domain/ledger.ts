@@ -11,7 +11,7 @@
 export const LEDGER_ACCOUNTS = ['processor_clearing', 'merchant_balance', 'platform_fees', 'payouts_in_transit'] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
-export type LedgerTransactionKind = 'charge' | 'fee' | 'refund' | 'payout' | 'payout_failure';
+export type LedgerTransactionKind = 'charge' | 'fee' | 'refund' | 'payout' | 'payout_paid' | 'payout_failure';
 
 export interface LedgerEntryDraft {
   ledger_account: LedgerAccount;
@@ -47,4 +47,19 @@ export function paymentTransactions(payment: { id: string; amount: number; fee: 
   const charge = { kind: 'charge' as const, source_id: payment.id, currency: payment.currency, entries: [entry('processor_clearing', payment.amount), entry('merchant_balance', -payment.amount)] };
   const fee = { kind: 'fee' as const, source_id: payment.id, currency: payment.currency, entries: [entry('merchant_balance', payment.fee), entry('platform_fees', -payment.fee)] };
   return [charge, ...(payment.fee > 0 ? [fee] : [])].map(assertBalanced);
+}
+
+/**
+ * A payout's three possible transactions (decision 0063): created, it leaves the balance for
+ * `payouts_in_transit` at once; paid, it leaves the processor's hands; failed, it returns to the
+ * balance, available at once.
+ */
+export function payoutTransaction(payout: { id: string; amount: number; currency: string }, step: 'created' | 'paid' | 'failed', at: Date): LedgerTransactionDraft {
+  const entry = (ledger_account: LedgerAccount, amount: number): LedgerEntryDraft => ({ ledger_account, amount, available_at: at });
+  const [kind, entries] = {
+    created: ['payout', [entry('merchant_balance', payout.amount), entry('payouts_in_transit', -payout.amount)]],
+    paid: ['payout_paid', [entry('payouts_in_transit', payout.amount), entry('processor_clearing', -payout.amount)]],
+    failed: ['payout_failure', [entry('payouts_in_transit', payout.amount), entry('merchant_balance', -payout.amount)]],
+  }[step] as [LedgerTransactionKind, LedgerEntryDraft[]];
+  return assertBalanced({ kind, source_id: payout.id, currency: payout.currency, entries });
 }

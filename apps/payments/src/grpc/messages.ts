@@ -1,5 +1,7 @@
 import type { paymentsV1 } from '@ticketing/contracts';
+import { requirementsDue, type ConnectAccount } from '../domain/connect-account';
 import type { PaymentIntent } from '../domain/payment-intent';
+import type { Payout } from '../domain/payout';
 import type { Payment } from '../repositories/payment.repository';
 
 export function toPaymentIntentMessage(intent: PaymentIntent): paymentsV1.PaymentIntent {
@@ -36,5 +38,37 @@ export function toPaymentMessage(payment: Payment): paymentsV1.Payment {
     payment_intent_id: payment.payment_intent_id,
     payment_method: payment.payment_method,
     created_at: payment.created_at.toISOString(),
+  };
+}
+
+export function toPayoutMessage(payout: Payout): paymentsV1.Payout {
+  return {
+    id: payout.id,
+    livemode: payout.mode === 'live',
+    amount: payout.amount,
+    currency: payout.currency,
+    status: payout.status,
+    description: payout.description ?? '',
+    failure_code: payout.failure_code ?? '',
+    failure_message: payout.failure_message ?? '',
+    destination_last4: payout.destination_last4,
+    created_at: payout.created_at.toISOString(),
+    updated_at: payout.updated_at.toISOString(),
+  };
+}
+
+export function toConnectAccountMessage(account: ConnectAccount): paymentsV1.ConnectAccount {
+  return {
+    id: account.id,
+    livemode: account.mode === 'live',
+    status: account.status,
+    requirements_due: requirementsDue(account),
+    payouts_enabled: account.status === 'enabled',
+    business_name: account.business_name ?? '',
+    country: account.country ?? '',
+    default_currency: account.default_currency ?? '',
+    bank_account: account.bank_account_last4 ? { account_holder_name: account.account_holder_name ?? '', last4: account.bank_account_last4 } : undefined,
+    created_at: account.created_at.toISOString(),
+    updated_at: account.updated_at.toISOString(),
   };
 }

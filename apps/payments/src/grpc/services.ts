@@ -9,7 +9,12 @@ import { ConfirmPaymentIntentUseCase } from '../usecases/confirm-payment-intent/
 import { CreatePaymentIntentUseCase } from '../usecases/create-payment-intent/create-payment-intent.usecase';
 import { GetPaymentIntentUseCase } from '../usecases/get-payment-intent/get-payment-intent.usecase';
 import { GetPaymentUseCase } from '../usecases/get-payment/get-payment.usecase';
-import { toPaymentIntentMessage, toPaymentMessage } from './messages';
+import { GetBalanceUseCase } from '../usecases/get-balance/get-balance.usecase';
+import { CreatePayoutUseCase } from '../usecases/create-payout/create-payout.usecase';
+import { ListPayoutsUseCase } from '../usecases/list-payouts/list-payouts.usecase';
+import { GetConnectAccountUseCase } from '../usecases/get-connect-account/get-connect-account.usecase';
+import { SaveConnectAccountUseCase } from '../usecases/save-connect-account/save-connect-account.usecase';
+import { toConnectAccountMessage, toPaymentIntentMessage, toPaymentMessage, toPayoutMessage } from './messages';
 
 /**
  * How long an order intent's creation holds its Idempotency-Key's claim: far longer than the
@@ -35,6 +40,11 @@ export function paymentsGrpcServices(
   const getIntent = new GetPaymentIntentUseCase(client);
   const cancelIntent = new CancelPaymentIntentUseCase(recorded, core.processors, core.catalog, options.logger);
   const getPayment = new GetPaymentUseCase(client);
+  const getBalance = new GetBalanceUseCase(client);
+  const createPayout = new CreatePayoutUseCase(recorded, core.processors);
+  const listPayouts = new ListPayoutsUseCase(client);
+  const getConnectAccount = new GetConnectAccountUseCase(client);
+  const saveConnectAccount = new SaveConnectAccountUseCase(recorded, core.processors);
   return [
     {
       definition: paymentsV1.PaymentIntentServiceService,
@@ -44,6 +54,36 @@ export function paymentsGrpcServices(
           confirmPaymentIntent: async (request, context) => toPaymentIntentMessage(await confirmIntent.execute(context.claims, context.tenant, request)),
           getPaymentIntent: async (request, context) => toPaymentIntentMessage(await getIntent.execute(context.tenant, request.id)),
           cancelPaymentIntent: async (request, context) => toPaymentIntentMessage(await cancelIntent.execute(context.claims, context.tenant, request.id, 'requested_by_customer')),
+        },
+        options,
+      ),
+    },
+    {
+      definition: paymentsV1.BalanceServiceService,
+      implementation: implementService<paymentsV1.BalanceServiceServer>(
+        { getBalance: async (_request, context) => ({ livemode: context.tenant.mode === 'live', ...(await getBalance.execute(context.tenant)) }) },
+        options,
+      ),
+    },
+    {
+      definition: paymentsV1.PayoutServiceService,
+      implementation: implementService<paymentsV1.PayoutServiceServer>(
+        {
+          createPayout: async (request, context) => toPayoutMessage(await createPayout.execute(context.tenant, request)),
+          listPayouts: async (request, context) => {
+            const page = await listPayouts.execute(context.tenant, request.page);
+            return { data: page.data.map(toPayoutMessage), has_more: page.has_more };
+          },
+        },
+        options,
+      ),
+    },
+    {
+      definition: paymentsV1.ConnectAccountServiceService,
+      implementation: implementService<paymentsV1.ConnectAccountServiceServer>(
+        {
+          getConnectAccount: async (_request, context) => toConnectAccountMessage(await getConnectAccount.execute(context.tenant)),
+          saveConnectAccount: async (request, context) => toConnectAccountMessage(await saveConnectAccount.execute(context.tenant, request)),
         },
         options,
       ),

@@ -28,6 +28,9 @@ export interface PaymentsHarness {
   core: PaymentCore;
   intents: paymentsV1.PaymentIntentServiceClient;
   payments: paymentsV1.PaymentServiceClient;
+  balance: paymentsV1.BalanceServiceClient;
+  payouts: paymentsV1.PayoutServiceClient;
+  connectAccounts: paymentsV1.ConnectAccountServiceClient;
   stop(): Promise<void>;
 }
 
@@ -42,14 +45,19 @@ export async function startPaymentsHarness(core: (prisma: PrismaClient) => Payme
   const address = `127.0.0.1:${server.port}`;
   const intents = createGrpcClient(paymentsV1.PaymentIntentServiceClient, address);
   const payments = createGrpcClient(paymentsV1.PaymentServiceClient, address);
+  const balance = createGrpcClient(paymentsV1.BalanceServiceClient, address);
+  const payouts = createGrpcClient(paymentsV1.PayoutServiceClient, address);
+  const connectAccounts = createGrpcClient(paymentsV1.ConnectAccountServiceClient, address);
   return {
     prisma,
     core: built,
     intents,
     payments,
+    balance,
+    payouts,
+    connectAccounts,
     stop: async () => {
-      intents.close();
-      payments.close();
+      for (const client of [intents, payments, balance, payouts, connectAccounts]) client.close();
       await server.shutdown();
       await prisma.$disconnect();
       await database.drop();

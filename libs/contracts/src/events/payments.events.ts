@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONNECT_ACCOUNT_STATUSES, PAYOUT_STATUSES } from '../payment-values';
 import { defineTopic, type PayloadsOf } from './envelope';
 
 /** Why a charge failed, as the intent's last_payment_error tells it. */
@@ -59,3 +60,38 @@ export const PAYMENTS_PAYMENT_INTENT_TOPIC = defineTopic('payments.payment_inten
   'payment_intent.canceled': paymentIntentFactsSchema,
 });
 export type PaymentIntentPayloads = PayloadsOf<typeof PAYMENTS_PAYMENT_INTENT_TOPIC>;
+
+/** A payout after a change (decision 0063). */
+export const payoutFactsSchema = z.object({
+  payout_id: z.string().min(1),
+  status: z.enum(PAYOUT_STATUSES),
+  amount: z.number().int().positive(),
+  currency: z.string().length(3),
+  /** Why it failed; null unless it did. */
+  failure_code: z.string().min(1).nullable(),
+});
+export type PayoutFacts = z.infer<typeof payoutFactsSchema>;
+
+/** Keyed by the payout's id. */
+export const PAYMENTS_PAYOUT_TOPIC = defineTopic('payments.payout.v1', {
+  'payout.created': payoutFactsSchema,
+  /** On its way to the bank (in_transit). */
+  'payout.updated': payoutFactsSchema,
+  'payout.paid': payoutFactsSchema,
+  /** The bank refused it: the money is back in the available balance. */
+  'payout.failed': payoutFactsSchema,
+});
+export type PayoutPayloads = PayloadsOf<typeof PAYMENTS_PAYOUT_TOPIC>;
+
+/** The payout account after a change: its onboarding state and what it still needs. */
+export const connectAccountFactsSchema = z.object({
+  connect_account_id: z.string().min(1),
+  status: z.enum(CONNECT_ACCOUNT_STATUSES),
+  requirements_due: z.array(z.string()),
+  payouts_enabled: z.boolean(),
+});
+
+/** Keyed by the connect account's id. */
+export const PAYMENTS_CONNECT_ACCOUNT_TOPIC = defineTopic('payments.connect_account.v1', {
+  'connect_account.updated': connectAccountFactsSchema,
+});
