@@ -88,6 +88,32 @@ describe('order intents through the gateway', () => {
     ]);
   });
 
+  it('gives a refunded ticket’s price back through payments, and a refund of money alone leaves the tickets valid', async () => {
+    const { eventId, tierId } = await onSale(5);
+    const created = await api.post('/v1/payment_intents', { order: order(eventId, [{ tier_id: tierId, quantity: 2 }]), payment_method: 'pm_card_visa' });
+    const paid = await api.post(`/v1/payment_intents/${created.body.id}/confirm`);
+    const tickets = await waitFor('the tickets', async () => {
+      const found = await ticketsOf(created.body.order.lines[0].issuance);
+      return found.length === 2 ? found : undefined;
+    });
+    const refunded = await api.post(`/v1/tickets/${tickets[0].id}/refund`, { reason: 'Cannot come' });
+    expect(refunded.body.status).toBe('refunded');
+    const payment = await waitFor('the ticket’s refund in payments', async () => {
+      const read = await api.get(`/v1/payments/${paid.body.payment}`);
+      return read.body.amount_refunded === PRICE ? read.body : undefined;
+    });
+    expect(payment.refunds).toEqual([expect.objectContaining({ object: 'refund', amount: PRICE, status: 'succeeded', reason: 'Cannot come' })]);
+
+    const money = await api.post('/v1/refunds', { payment: paid.body.payment, amount: 500, reason: 'Goodwill' }, { 'Idempotency-Key': `goodwill-${paid.body.payment}` });
+    expect(money.body).toMatchObject({ object: 'refund', payment: paid.body.payment, amount: 500, status: 'succeeded' });
+    const again = await api.post('/v1/refunds', { payment: paid.body.payment, amount: 500, reason: 'Goodwill' }, { 'Idempotency-Key': `goodwill-${paid.body.payment}` });
+    expect(again.body.id).toBe(money.body.id);
+    const tooMuch = await api.post('/v1/refunds', { payment: paid.body.payment, amount: PRICE });
+    expect({ status: tooMuch.status, param: tooMuch.body.error.param }).toEqual({ status: 400, param: 'amount' });
+    expect((await api.get(`/v1/payments/${paid.body.payment}`)).body.amount_refunded).toBe(PRICE + 500);
+    expect((await api.get(`/v1/tickets/${tickets[1].id}`)).body.status).toBe('valid');
+  });
+
   it('refuses an order whose units cannot all be held with sold_out, holding nothing', async () => {
     const { eventId, tierId, vipId } = await onSale(3);
     const refused = await api.post('/v1/payment_intents', { order: order(eventId, [{ tier_id: vipId, quantity: 1 }, { tier_id: tierId, quantity: 4 }]) });

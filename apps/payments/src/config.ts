@@ -7,6 +7,8 @@ const paymentsEnv = z.object({
   ...backendServiceEnv('payments'),
   DATABASE_URL: databaseUrl('payments'),
   KAFKA_BROKERS: kafkaBrokers,
+  /** Consumer group of this service; every replica shares it. */
+  KAFKA_GROUP_ID: z.string().min(1).default('payments'),
   /** Catalog, which prices orders and holds their units. */
   CATALOG_GRPC_URL: grpcAddress('catalog'),
   /** How long one call to catalog may take. */

@@ -1,9 +1,10 @@
-import { PAYMENTS_CONNECT_ACCOUNT_TOPIC, PAYMENTS_PAYMENT_INTENT_TOPIC, PAYMENTS_PAYOUT_TOPIC } from '@ticketing/contracts';
+import { PAYMENTS_CONNECT_ACCOUNT_TOPIC, PAYMENTS_PAYMENT_INTENT_TOPIC, PAYMENTS_PAYMENT_TOPIC, PAYMENTS_PAYOUT_TOPIC } from '@ticketing/contracts';
 import { isDatabaseUnavailable, startIdempotencySweeper, startPeriodicSweep } from '@ticketing/db';
 import { createKafka, createProducer, OutboxRelay, startPublishing } from '@ticketing/kafka';
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { CatalogOrders, catalogClientsAt } from './catalog/catalog-orders';
 import { loadPaymentsConfig } from './config';
+import { startTicketRefundConsumer } from './consumers/ticket-refund.consumer';
 import { createPaymentsPrisma } from './db';
 import { paymentsGrpcServices } from './grpc/services';
 import { paymentCore } from './payment-core';
@@ -21,7 +22,7 @@ void runService({
     const producer = createProducer(kafka);
     const relay = new OutboxRelay({ databaseUrl: config.DATABASE_URL, producer, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, listen: config.OUTBOX_LISTEN });
     // Payments are taken while Kafka is down: their events wait in the outbox until the relay starts.
-    const publishing = startInBackground('the outbox relay', () => startPublishing(kafka, [PAYMENTS_PAYMENT_INTENT_TOPIC.name, PAYMENTS_PAYOUT_TOPIC.name, PAYMENTS_CONNECT_ACCOUNT_TOPIC.name], relay), (started) => started.stop(), logger);
+    const publishing = startInBackground('the outbox relay', () => startPublishing(kafka, [PAYMENTS_PAYMENT_INTENT_TOPIC.name, PAYMENTS_PAYMENT_TOPIC.name, PAYMENTS_PAYOUT_TOPIC.name, PAYMENTS_CONNECT_ACCOUNT_TOPIC.name], relay), (started) => started.stop(), logger);
 
     const catalogClients = catalogClientsAt(config.CATALOG_GRPC_URL);
     const catalog = new CatalogOrders(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
@@ -39,9 +40,9 @@ void runService({
       logger,
     );
     const redriver = startPeriodicSweep({
-      what: 'charges still processing',
+      what: 'charges still processing and refunds still pending',
       intervalMs: config.CHARGE_REDRIVE_INTERVAL_MS,
-      sweep: () => core.redriveCharges.execute(config.CHARGE_REDRIVE_AFTER_MS),
+      sweep: async () => (await core.redriveCharges.execute(config.CHARGE_REDRIVE_AFTER_MS)) + (await core.refunds.redrive(config.CHARGE_REDRIVE_AFTER_MS)),
       logger,
     });
     const expirySweeper = startPeriodicSweep({ what: 'order intents unpaid past their expiry', intervalMs: config.ORDER_EXPIRY_SWEEP_INTERVAL_MS, sweep: () => core.expireOrders.execute(), logger });
@@ -58,8 +59,18 @@ void runService({
       isReady: async () => (await prisma.$queryRaw`SELECT 1`, true),
     });
 
+    // Ticket refunds wait in ticketing's topic while the consumer joins its group; gRPC serves meanwhile.
+    const ticketRefunds = startInBackground(
+      'the ticket refund consumer',
+      () => startTicketRefundConsumer(kafka, config.KAFKA_GROUP_ID, core.refunds, logger),
+      (consumer) => consumer.disconnect(),
+      logger,
+      { stoppedByItself: (consumer) => consumer.stoppedByItself },
+    );
+
     return [
       ...endpoints,
+      { name: 'kafka consumer', run: () => ticketRefunds.stop() },
       { name: 'sandbox page server', run: () => new Promise<void>((resolve) => pages.close(() => resolve())) },
       { name: 'charge re-driver', run: () => redriver.stop() },
       { name: 'order expiry sweeper', run: () => expirySweeper.stop() },

@@ -6,6 +6,7 @@ import { Processors } from './processors/payment-processor';
 import { SandboxProcessor } from './sandbox/sandbox-processor';
 import { CancelPaymentIntentUseCase } from './usecases/cancel-payment-intent/cancel-payment-intent.usecase';
 import { ExpireOrderIntentsUseCase } from './usecases/expire-order-intents/expire-order-intents.usecase';
+import { RefundPaymentUseCase } from './usecases/refund-payment/refund-payment.usecase';
 import { DriveChargeUseCase } from './usecases/drive-charge/drive-charge.usecase';
 import { CompleteAuthenticationUseCase } from './usecases/complete-authentication/complete-authentication.usecase';
 import { RedriveChargesUseCase } from './usecases/redrive-charges/redrive-charges.usecase';
@@ -33,6 +34,7 @@ export interface PaymentCore {
   drive: DriveChargeUseCase;
   redriveCharges: RedriveChargesUseCase;
   expireOrders: ExpireOrderIntentsUseCase;
+  refunds: RefundPaymentUseCase;
   completeAuthentication: CompleteAuthenticationUseCase;
 }
 
@@ -62,5 +64,6 @@ export function paymentCore(
     redriveCharges: new RedriveChargesUseCase(prisma, drive, logger),
     expireOrders: new ExpireOrderIntentsUseCase(prisma, new CancelPaymentIntentUseCase(prisma, processors, catalog, logger), logger),
     completeAuthentication: new CompleteAuthenticationUseCase(prisma, sandbox, drive),
+    refunds: new RefundPaymentUseCase(prisma, processors, logger),
   };
 }

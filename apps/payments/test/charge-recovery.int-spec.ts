@@ -23,6 +23,7 @@ describe('charges cut off midway (real PostgreSQL, sandbox processor)', () => {
           assertChargeable: (method) => sandbox.assertChargeable(method),
           reverse: (chargeId, failure) => sandbox.reverse(chargeId, failure),
           abandon: (chargeId) => sandbox.abandon(chargeId),
+          refund: (request) => sandbox.refund(request),
           charge: async (request) => {
             const outcome = await sandbox.charge(request);
             if (cutOff.delete('next')) throw new Error('connection reset after the charge was made');

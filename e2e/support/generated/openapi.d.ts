@@ -933,6 +933,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give money back from a payment: all that is left, or part of it
+         * @description Needs a secret key with scope `payments:write`.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/{id}": {
         parameters: {
             query?: never;
@@ -2077,6 +2097,26 @@ export interface webhooks {
          * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payment_intent.canceled` or "*".
          */
         post: operations["paymentIntentCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment.refunded notification
+         * @description Sent to every enabled endpoint of the account and mode whose enabled_events lists `payment.refunded` or "*".
+         */
+        post: operations["paymentRefundedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3645,6 +3685,44 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "re_01JD3WP6T8V0X2Z4B6D8F0H2K4",
+         *       "object": "refund",
+         *       "livemode": false,
+         *       "payment": "pay_01JD3WK8M0P2R4T6V8X0Z2B4D6",
+         *       "amount": 4500,
+         *       "currency": "EUR",
+         *       "status": "succeeded",
+         *       "reason": "Customer asked",
+         *       "created_at": "2027-01-06T09:00:00.000Z"
+         *     }
+         */
+        Refund: {
+            id: string;
+            /** @enum {string} */
+            object: "refund";
+            /** @description true in live mode, false in test mode. */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC date-time.
+             * @example 2027-07-01T20:00:00.000Z
+             */
+            created_at: string;
+            /** @description The payment (pay_…) it gives money back from. */
+            payment: string;
+            /** @description Minor units given back. */
+            amount: number;
+            /** @example EUR */
+            currency: string;
+            /**
+             * @description pending while the processor gives it back; then succeeded.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded";
+            reason: string | null;
+        };
+        /**
+         * @example {
          *       "id": "pay_01JD3WK8M0P2R4T6V8X0Z2B4D6",
          *       "object": "payment",
          *       "livemode": false,
@@ -3653,6 +3731,7 @@ export interface components {
          *       "fee": 291,
          *       "net": 8709,
          *       "amount_refunded": 0,
+         *       "refunds": [],
          *       "payment_intent": "pi_01JD3WJ6K8M0P2R4T6V8X0Z2B4",
          *       "payment_method": "pm_card_visa",
          *       "created_at": "2027-01-05T09:00:01.000Z"
@@ -3680,6 +3759,8 @@ export interface components {
             net: number;
             /** @description Given back so far; at most amount. */
             amount_refunded: number;
+            /** @description Its refunds, newest first: of its tickets (POST /v1/tickets/{id}/refund) or asked for directly (POST /v1/refunds). */
+            refunds: components["schemas"]["Refund"][];
             /** @description The intent that made it. */
             payment_intent: string;
             /** @example pm_card_visa */
@@ -12144,6 +12225,166 @@ export interface operations {
             };
         };
     };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response to this key is stored for 24 h and replayed with Idempotent-Replayed: true. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The payment to give money back from.
+                     * @example pay_01JD3W9ZQ4X8V5K2M7N6P1R0ST
+                     */
+                    payment: string;
+                    /**
+                     * @description Minor units, at most what is left of the payment; all that is left when left out.
+                     * @example 4500
+                     */
+                    amount?: number;
+                    /** @example Customer asked */
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description The request is invalid: a parameter is missing, malformed or unknown, or names something that does not exist. Codes: `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `invalid_json`, `resource_missing`. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description No key, or a key that is invalid, revoked or of the wrong kind. Codes: `missing_api_key`, `invalid_api_key`, `publishable_key_not_allowed`. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The key may not do this; it needs scope `payments:write`. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description The body is larger than 100KB. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description The body is not sent as application/json. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests: wait Retry-After seconds, then retry. Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsError"];
+                };
+            };
+            /** @description Any other error, such as 500 `internal_error` or 503 `service_unavailable`; retry later. */
+            default: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPayment: {
         parameters: {
             query?: never;
@@ -14653,7 +14894,7 @@ export interface operations {
                      *       "event.published"
                      *     ]
                      */
-                    enabled_events: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "connect_account.updated" | "endpoint.disabled")[];
+                    enabled_events: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment.refunded" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "connect_account.updated" | "endpoint.disabled")[];
                     /** @example Order system */
                     description?: string | null;
                     /**
@@ -15042,7 +15283,7 @@ export interface operations {
                      *       "event.published"
                      *     ]
                      */
-                    enabled_events?: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "connect_account.updated" | "endpoint.disabled")[];
+                    enabled_events?: ("*" | "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment.refunded" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "connect_account.updated" | "endpoint.disabled")[];
                     description?: string | null;
                     /**
                      * @description Replaces the whole map; {} removes every key.
@@ -15510,7 +15751,7 @@ export interface operations {
                 /** @description Only deliveries in this state. */
                 status?: "pending" | "succeeded" | "failed" | "canceled";
                 /** @description Only deliveries of this event type. */
-                type?: "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "connect_account.updated" | "endpoint.disabled" | "ping";
+                type?: "event.created" | "event.updated" | "event.published" | "event.canceled" | "event.completed" | "tier.created" | "tier.updated" | "seatmap.updated" | "organization.created" | "organization.updated" | "discount.created" | "discount.updated" | "discount.deactivated" | "discount.trigger_added" | "discount.trigger_removed" | "discount.redeemed" | "discount.redemption_released" | "ticket.issued" | "ticket.transferred" | "ticket.refunded" | "ticket.revoked" | "ticket.upgraded" | "ticket.canceled" | "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment.refunded" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "connect_account.updated" | "endpoint.disabled" | "ping";
             };
             header?: never;
             path?: never;
@@ -17430,6 +17671,12 @@ export interface operations {
                         price: number;
                         currency: string;
                         reason: string | null;
+                        /** @default null */
+                        payment?: {
+                            /** @enum {string} */
+                            type: "external" | "payment_intent";
+                            reference: string;
+                        } | null;
                     };
                 };
             };
@@ -17946,6 +18193,55 @@ export interface operations {
                                 issuance_id: string;
                             }[];
                         } | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 5 seconds acknowledges the delivery. Anything else (another status, a redirect, a timeout) is retried: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The notification’s id, the same on every attempt and replay: deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch: refuse old ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>` by the endpoint’s secret (two during a secret rotation). Verify with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The notification’s id, also in `webhook-id`. */
+                    id: string;
+                    /** @enum {string} */
+                    type: "payment.refunded";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened.
+                     * @example 2027-07-01T20:00:00.000Z
+                     */
+                    created_at: string;
+                    livemode: boolean;
+                    data: {
+                        payment_id: string;
+                        payment_intent_id: string;
+                        refund_id: string;
+                        amount: number;
+                        currency: string;
+                        amount_refunded: number;
                     };
                 };
             };

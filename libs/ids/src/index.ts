@@ -7,7 +7,7 @@ import { decodeTime, monotonicFactory } from 'ulid';
  */
 export const ID_PREFIXES = [
   'acct', 'key', 'org', 'evt', 'tier', 'dsc', 'dtr', 'tkt', 'hold', 'qen', 'cus', 'seg', 'pi',
-  'pay', 'cs', 'lst', 'stf', 'we', 'ntf', 'dlv', 'po', 'req', 'msg', 'iss', 'tch', 'ch', 'txn', 'ca',
+  'pay', 'cs', 'lst', 'stf', 'we', 'ntf', 'dlv', 'po', 'req', 'msg', 'iss', 'tch', 'ch', 'txn', 'ca', 're',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

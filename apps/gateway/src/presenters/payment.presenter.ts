@@ -84,6 +84,20 @@ export const paymentIntentResource = z
     },
   });
 
+export const refundResource = z
+  .object({
+    ...resourceFields('refund'),
+    payment: z.string().meta({ description: 'The payment (pay_…) it gives money back from.' }),
+    amount: money('Minor units given back.'),
+    currency: z.string().meta({ example: 'EUR' }),
+    status: z.enum(['pending', 'succeeded']).meta({ description: 'pending while the processor gives it back; then succeeded.' }),
+    reason: z.string().nullable(),
+  })
+  .meta({
+    id: 'Refund',
+    example: { id: 're_01JD3WP6T8V0X2Z4B6D8F0H2K4', object: 'refund', livemode: false, payment: 'pay_01JD3WK8M0P2R4T6V8X0Z2B4D6', amount: 4500, currency: 'EUR', status: 'succeeded', reason: 'Customer asked', created_at: '2027-01-06T09:00:00.000Z' },
+  });
+
 export const paymentResource = z
   .object({
     ...resourceFields('payment'),
@@ -92,6 +106,7 @@ export const paymentResource = z
     fee: money('The processing fee taken from it.'),
     net: money('amount − fee: what the payment adds to the balance.'),
     amount_refunded: money('Given back so far; at most amount.'),
+    refunds: z.array(refundResource).meta({ description: 'Its refunds, newest first: of its tickets (POST /v1/tickets/{id}/refund) or asked for directly (POST /v1/refunds).' }),
     payment_intent: z.string().meta({ description: 'The intent that made it.' }),
     payment_method: z.string().meta({ example: 'pm_card_visa' }),
   })
@@ -106,6 +121,7 @@ export const paymentResource = z
       fee: 291,
       net: 8709,
       amount_refunded: 0,
+      refunds: [],
       payment_intent: 'pi_01JD3WJ6K8M0P2R4T6V8X0Z2B4',
       payment_method: 'pm_card_visa',
       created_at: '2027-01-05T09:00:01.000Z',
@@ -156,8 +172,23 @@ export function presentPayment(payment: paymentsV1.Payment): z.output<typeof pay
     fee: payment.fee,
     net: payment.net,
     amount_refunded: payment.amount_refunded,
+    refunds: payment.refunds.map(presentRefund),
     payment_intent: payment.payment_intent_id,
     payment_method: payment.payment_method,
     created_at: payment.created_at,
+  };
+}
+
+export function presentRefund(refund: paymentsV1.Refund): z.output<typeof refundResource> {
+  return {
+    id: refund.id,
+    object: 'refund',
+    livemode: refund.livemode,
+    payment: refund.payment_id,
+    amount: refund.amount,
+    currency: refund.currency,
+    status: oneOf(['pending', 'succeeded'] as const, refund.status, 'refund status'),
+    reason: nullIfEmpty(refund.reason),
+    created_at: refund.created_at,
   };
 }

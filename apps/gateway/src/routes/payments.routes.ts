@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_INTENT_AMOUNT, MAX_ORDER_ITEMS, ORDER_LIFETIME_MINUTES } from '@ticketing/contracts';
-import { paymentIntentResource, paymentResource, presentPayment, presentPaymentIntent } from '../presenters/payment.presenter';
+import { paymentIntentResource, paymentResource, presentPayment, presentPaymentIntent, presentRefund, refundResource } from '../presenters/payment.presenter';
 import { absentOrNull, currency, discountCode, MAX_ORDER_QUANTITY, metadata, missing, resourceId, text, upTo, wholeNumber } from '../validation/fields';
 import { newCustomer } from './customers.routes';
 import { defineRoute, secretKey } from './route';
@@ -115,6 +115,27 @@ export const paymentsRoutes = [
     errors: ['payment_intent_unexpected_state'],
     response: paymentIntentResource,
     handler: async ({ params }, { services }) => presentPaymentIntent(await services.paymentIntents.cancelPaymentIntent({ id: params.id })),
+  }),
+  defineRoute({
+    operationId: 'createRefund',
+    method: 'post',
+    path: '/v1/refunds',
+    summary: 'Give money back from a payment: all that is left, or part of it',
+    tag: TAG,
+    access,
+    errors: ['resource_missing'],
+    body: z
+      .strictObject({
+        payment: resourceId('pay').meta({ description: 'The payment to give money back from.' }),
+        amount: wholeNumber(1, MAX_INTENT_AMOUNT).optional().meta({ description: 'Minor units, at most what is left of the payment; all that is left when left out.', example: 4500 }),
+        reason: absentOrNull(upTo(500).meta({ example: 'Customer asked' })),
+      })
+      .meta({
+        description: 'Refunding money alone leaves the tickets it paid for valid; to cancel a ticket and give its price back, refund the ticket (POST /v1/tickets/{id}/refund).',
+        example: { payment: 'pay_01JD3WK8M0P2R4T6V8X0Z2B4D6', amount: 4500, reason: 'Customer asked' },
+      }),
+    response: refundResource,
+    handler: async ({ body }, { services }) => presentRefund(await services.payments.refundPayment({ payment_id: body.payment, amount: body.amount ?? 0, reason: body.reason ?? '' })),
   }),
   defineRoute({
     operationId: 'getPayment',

@@ -95,7 +95,7 @@ const EXTENSIONS: Expected[] = [
   ...secret('events:read', 'GET /v1/events/{id}/tiers'),
   ...secret('scanning:write', 'GET /v1/scan/keys'),
   ...secret('webhooks:manage', 'POST /v1/webhook_endpoints/{id}/rotate_secret'),
-  ...secret('payments:write', 'GET /v1/payment_intents/{id}', 'POST /v1/payment_intents/{id}/cancel'),
+  ...secret('payments:write', 'GET /v1/payment_intents/{id}', 'POST /v1/payment_intents/{id}/cancel', 'POST /v1/refunds'),
   ...secret('events:write', 'POST /v1/organizations', 'PATCH /v1/organizations/{id}', 'PATCH /v1/events/{id}/tiers/{tierId}', 'PUT /v1/events/{id}/seatmap'),
 ];
 

@@ -63,3 +63,16 @@ export function payoutTransaction(payout: { id: string; amount: number; currency
   }[step] as [LedgerTransactionKind, LedgerEntryDraft[]];
   return assertBalanced({ kind, source_id: payout.id, currency: payout.currency, entries });
 }
+
+/** A refund (decision 0064): what the account is owed goes down, and the processor gives the money back. The fee is not returned. */
+export function refundTransaction(refund: { id: string; amount: number; currency: string }, at: Date): LedgerTransactionDraft {
+  return assertBalanced({
+    kind: 'refund',
+    source_id: refund.id,
+    currency: refund.currency,
+    entries: [
+      { ledger_account: 'merchant_balance', amount: refund.amount, available_at: at },
+      { ledger_account: 'processor_clearing', amount: -refund.amount, available_at: at },
+    ],
+  });
+}

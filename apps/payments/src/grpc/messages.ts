@@ -3,6 +3,7 @@ import { requirementsDue, type ConnectAccount } from '../domain/connect-account'
 import type { PaymentIntent } from '../domain/payment-intent';
 import type { Payout } from '../domain/payout';
 import type { Payment } from '../repositories/payment.repository';
+import type { Refund } from '../repositories/refund.repository';
 
 export function toPaymentIntentMessage(intent: PaymentIntent): paymentsV1.PaymentIntent {
   return {
@@ -26,7 +27,20 @@ export function toPaymentIntentMessage(intent: PaymentIntent): paymentsV1.Paymen
   };
 }
 
-export function toPaymentMessage(payment: Payment): paymentsV1.Payment {
+export function toRefundMessage(refund: Refund): paymentsV1.Refund {
+  return {
+    id: refund.id,
+    livemode: refund.mode === 'live',
+    payment_id: refund.payment_id,
+    amount: refund.amount,
+    currency: refund.currency,
+    status: refund.status,
+    reason: refund.reason ?? '',
+    created_at: refund.created_at.toISOString(),
+  };
+}
+
+export function toPaymentMessage(payment: Payment, refunds: readonly Refund[]): paymentsV1.Payment {
   return {
     id: payment.id,
     livemode: payment.mode === 'live',
@@ -38,6 +52,7 @@ export function toPaymentMessage(payment: Payment): paymentsV1.Payment {
     payment_intent_id: payment.payment_intent_id,
     payment_method: payment.payment_method,
     created_at: payment.created_at.toISOString(),
+    refunds: refunds.map(toRefundMessage),
   };
 }
 

@@ -1,6 +1,9 @@
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { paymentsV1 } from '@ticketing/contracts';
-import { EarlyKeyClaims, idempotentWrites } from '@ticketing/db';
+import type { Tenant } from '@ticketing/auth';
+import { EarlyKeyClaims, idempotentWrites, keyHashOf } from '@ticketing/db';
+import { ApiError } from '@ticketing/errors';
+import { newId } from '@ticketing/ids';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
 import type { PrismaClient } from '../db';
 import type { PaymentCore } from '../payment-core';
@@ -14,7 +17,7 @@ import { CreatePayoutUseCase } from '../usecases/create-payout/create-payout.use
 import { ListPayoutsUseCase } from '../usecases/list-payouts/list-payouts.usecase';
 import { GetConnectAccountUseCase } from '../usecases/get-connect-account/get-connect-account.usecase';
 import { SaveConnectAccountUseCase } from '../usecases/save-connect-account/save-connect-account.usecase';
-import { toConnectAccountMessage, toPaymentIntentMessage, toPaymentMessage, toPayoutMessage } from './messages';
+import { toConnectAccountMessage, toPaymentIntentMessage, toPaymentMessage, toPayoutMessage, toRefundMessage } from './messages';
 
 /**
  * How long an order intent's creation holds its Idempotency-Key's claim: far longer than the
@@ -29,7 +32,7 @@ const KEY_CLAIM_LEASE_SECONDS = 30;
  */
 export function paymentsGrpcServices(
   client: PrismaClient,
-  core: Pick<PaymentCore, 'settings' | 'processors' | 'drive' | 'catalog'>,
+  core: Pick<PaymentCore, 'settings' | 'processors' | 'drive' | 'catalog' | 'refunds'>,
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const recorded = idempotentWrites(client, currentIdempotentCall);
@@ -45,6 +48,19 @@ export function paymentsGrpcServices(
   const listPayouts = new ListPayoutsUseCase(client);
   const getConnectAccount = new GetConnectAccountUseCase(client);
   const saveConnectAccount = new SaveConnectAccountUseCase(recorded, core.processors);
+  /** A client's refund: under an Idempotency-Key, the key names its source, so a retry answers the same refund. */
+  const refundPayment = async (tenant: Tenant, request: paymentsV1.RefundPaymentRequest) => {
+    const call = currentIdempotentCall();
+    const refund = await core.refunds.execute(tenant, {
+      of: { id: request.payment_id },
+      amount: request.amount || null,
+      beyondWhatIsLeft: 'refuse',
+      reason: request.reason || null,
+      source_id: call ? `key:${tenant.accountId}:${tenant.mode}:${keyHashOf(call)}` : newId('re'),
+    });
+    if (!refund) throw new ApiError('parameter_invalid', `Payment ${request.payment_id} has been refunded in full: nothing is left to give back.`, { param: 'payment' });
+    return refund;
+  };
   return [
     {
       definition: paymentsV1.PaymentIntentServiceService,
@@ -91,7 +107,13 @@ export function paymentsGrpcServices(
     {
       definition: paymentsV1.PaymentServiceService,
       implementation: implementService<paymentsV1.PaymentServiceServer>(
-        { getPayment: async (request, context) => toPaymentMessage(await getPayment.execute(context.tenant, request.id)) },
+        {
+          getPayment: async (request, context) => {
+            const { payment, refunds } = await getPayment.execute(context.tenant, request.id);
+            return toPaymentMessage(payment, refunds);
+          },
+          refundPayment: async (request, context) => toRefundMessage(await refundPayment(context.tenant, request)),
+        },
         options,
       ),
     },

@@ -38,6 +38,8 @@ export interface PaymentProcessor {
    * processor fails it. False when the buyer completed it first: it is no longer abandoned.
    */
   abandon(chargeId: string): Promise<boolean>;
+  /** Gives `amount` of a succeeded charge back to the buyer, idempotent by `refundId`: asked again, nothing more is given back. */
+  refund(request: { refundId: string; chargeId: string; amount: number }): Promise<void>;
 }
 
 /**

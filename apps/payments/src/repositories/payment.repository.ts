@@ -39,6 +39,20 @@ export class PaymentRepository {
     return toPayment(await this.db.payment.create({ data: { ...payment, ...tenantScope(tenant) }, select: paymentColumns }));
   }
 
+  /** The payment, locked until the transaction ends, so that its refunds take turns: by its id, or by its intent's. */
+  async lock(tenant: Tenant, by: { id: string } | { payment_intent_id: string }): Promise<Payment | null> {
+    const locked =
+      'id' in by
+        ? await this.db.$queryRaw<Array<{ id: string }>>`SELECT id FROM payments WHERE id = ${by.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} FOR UPDATE`
+        : await this.db.$queryRaw<Array<{ id: string }>>`SELECT id FROM payments WHERE payment_intent_id = ${by.payment_intent_id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} FOR UPDATE`;
+    return locked[0] ? this.findById(tenant, locked[0].id) : null;
+  }
+
+  /** Counts `amount` more as given back; the database refuses more than the payment. */
+  async addRefunded(id: string, amount: number): Promise<void> {
+    await this.db.payment.update({ where: { id }, data: { amount_refunded: { increment: amount } } });
+  }
+
   async findById(tenant: Tenant, id: string): Promise<Payment | null> {
     const row = await this.db.payment.findUnique({ where: { id, ...tenantScope(tenant) }, select: paymentColumns });
     return row && toPayment(row);

@@ -64,6 +64,13 @@ export class SandboxProcessor implements PaymentProcessor {
       WHERE charge_key = ${chargeId} AND outcome = 'succeeded'`;
   }
 
+  async refund(request: { refundId: string; chargeId: string; amount: number }): Promise<void> {
+    await this.db.$executeRaw`WITH recorded AS (
+        INSERT INTO sandbox_refunds (refund_key, charge_key, amount) VALUES (${request.refundId}, ${request.chargeId}, ${request.amount})
+        ON CONFLICT (refund_key) DO NOTHING RETURNING charge_key, amount)
+      UPDATE sandbox_charges c SET refunded = c.refunded + r.amount FROM recorded r WHERE c.charge_key = r.charge_key`;
+  }
+
   async abandon(chargeId: string): Promise<boolean> {
     if (await this.authenticate(chargeId, false)) return true;
     const [charge] = await this.db.$queryRaw<SandboxChargeRow[]>`SELECT outcome FROM sandbox_charges WHERE charge_key = ${chargeId}`;

@@ -95,3 +95,20 @@ export const connectAccountFactsSchema = z.object({
 export const PAYMENTS_CONNECT_ACCOUNT_TOPIC = defineTopic('payments.connect_account.v1', {
   'connect_account.updated': connectAccountFactsSchema,
 });
+
+/** Money given back from a payment (decision 0064). */
+export const paymentRefundFactsSchema = z.object({
+  payment_id: z.string().min(1),
+  payment_intent_id: z.string().min(1),
+  refund_id: z.string().min(1),
+  /** This refund, in minor units of `currency`. */
+  amount: z.number().int().positive(),
+  currency: z.string().length(3),
+  /** Everything given back of the payment so far, this refund included. */
+  amount_refunded: z.number().int().positive(),
+});
+
+/** Keyed by the payment's id. */
+export const PAYMENTS_PAYMENT_TOPIC = defineTopic('payments.payment.v1', {
+  'payment.refunded': paymentRefundFactsSchema,
+});

@@ -63,7 +63,16 @@ export const TICKETING_TICKET_TOPIC = defineTopic('ticketing.ticket.v1', {
   'ticket.issued': ticketFactsSchema,
   /** A new holder and a new code: the old code no longer scans. */
   'ticket.transferred': ticketChangeFactsSchema.extend({ from_customer_id: z.string().min(1) }),
-  'ticket.refunded': ticketChangeFactsSchema,
+  /**
+   * `payment` says how the ticket was paid (decision 0064): a payment intent's money is returned
+   * by payments; null for a comp; absent from messages published before it was added.
+   */
+  'ticket.refunded': ticketChangeFactsSchema.extend({
+    payment: z
+      .object({ type: z.enum(['external', 'payment_intent']), reference: z.string().min(1) })
+      .nullable()
+      .default(null),
+  }),
   'ticket.revoked': ticketChangeFactsSchema,
   /** A new tier and a new code; the old unit is back on sale. */
   'ticket.upgraded': ticketChangeFactsSchema.extend({ from_tier_id: z.string().min(1), amount: z.number().int().nonnegative() }),

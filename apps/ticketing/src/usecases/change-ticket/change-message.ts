@@ -15,7 +15,7 @@ export function newChange(
   tenant: Tenant,
   type: ChangeType,
   after: TicketingTicket,
-  details: { reason: string | null; from_customer_id?: string; from_tier_id?: string; amount?: number },
+  details: { reason: string | null; from_customer_id?: string; from_tier_id?: string; amount?: number; payment?: { type: 'external' | 'payment_intent'; reference: string } | null },
 ): ChangeRecord {
   const id = newId('tch');
   const message = outboxRow({

@@ -19,6 +19,26 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 
+export interface Refund {
+  id: string;
+  livemode: boolean;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  /** pending (counted against the payment, the processor not done yet) or succeeded. */
+  status: string;
+  /** Empty when none was given. */
+  reason: string;
+  created_at: string;
+}
+
+export interface RefundPaymentRequest {
+  payment_id: string;
+  /** 0: all that is left. */
+  amount: number;
+  reason: string;
+}
+
 export interface Payment {
   id: string;
   livemode: boolean;
@@ -33,11 +53,204 @@ export interface Payment {
   payment_intent_id: string;
   payment_method: string;
   created_at: string;
+  /** Newest first. */
+  refunds: Refund[];
 }
 
 export interface GetPaymentRequest {
   id: string;
 }
+
+function createBaseRefund(): Refund {
+  return { id: "", livemode: false, payment_id: "", amount: 0, currency: "", status: "", reason: "", created_at: "" };
+}
+
+export const Refund: MessageFns<Refund> = {
+  encode(message: Refund, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.livemode !== false) {
+      writer.uint32(16).bool(message.livemode);
+    }
+    if (message.payment_id !== "") {
+      writer.uint32(26).string(message.payment_id);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(32).int64(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(42).string(message.currency);
+    }
+    if (message.status !== "") {
+      writer.uint32(50).string(message.status);
+    }
+    if (message.reason !== "") {
+      writer.uint32(58).string(message.reason);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(66).string(message.created_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Refund {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefund();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.livemode = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.payment_id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRefundPaymentRequest(): RefundPaymentRequest {
+  return { payment_id: "", amount: 0, reason: "" };
+}
+
+export const RefundPaymentRequest: MessageFns<RefundPaymentRequest> = {
+  encode(message: RefundPaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payment_id !== "") {
+      writer.uint32(10).string(message.payment_id);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(16).int64(message.amount);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefundPaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefundPaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payment_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
 
 function createBasePayment(): Payment {
   return {
@@ -51,6 +264,7 @@ function createBasePayment(): Payment {
     payment_intent_id: "",
     payment_method: "",
     created_at: "",
+    refunds: [],
   };
 }
 
@@ -85,6 +299,9 @@ export const Payment: MessageFns<Payment> = {
     }
     if (message.created_at !== "") {
       writer.uint32(82).string(message.created_at);
+    }
+    for (const v of message.refunds) {
+      Refund.encode(v!, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -182,6 +399,14 @@ export const Payment: MessageFns<Payment> = {
             message.created_at = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.refunds.push(Refund.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -253,10 +478,30 @@ export const PaymentServiceService = {
     responseSerialize: (value: Payment): Buffer => Buffer.from(Payment.encode(value).finish()),
     responseDeserialize: (value: Buffer): Payment => Payment.decode(value),
   },
+  /**
+   * Gives money back from a payment (decision 0064): `amount`, or all that is left; more than is
+   * left is refused (parameter_invalid on amount). Under an Idempotency-Key a retry answers the
+   * same refund.
+   */
+  refundPayment: {
+    path: "/payments.v1.PaymentService/RefundPayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RefundPaymentRequest): Buffer => Buffer.from(RefundPaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RefundPaymentRequest => RefundPaymentRequest.decode(value),
+    responseSerialize: (value: Refund): Buffer => Buffer.from(Refund.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Refund => Refund.decode(value),
+  },
 } as const;
 
 export interface PaymentServiceServer extends UntypedServiceImplementation {
   getPayment: handleUnaryCall<GetPaymentRequest, Payment>;
+  /**
+   * Gives money back from a payment (decision 0064): `amount`, or all that is left; more than is
+   * left is refused (parameter_invalid on amount). Under an Idempotency-Key a retry answers the
+   * same refund.
+   */
+  refundPayment: handleUnaryCall<RefundPaymentRequest, Refund>;
 }
 
 export interface PaymentServiceClient extends Client {
@@ -274,6 +519,26 @@ export interface PaymentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Payment) => void,
+  ): ClientUnaryCall;
+  /**
+   * Gives money back from a payment (decision 0064): `amount`, or all that is left; more than is
+   * left is refused (parameter_invalid on amount). Under an Idempotency-Key a retry answers the
+   * same refund.
+   */
+  refundPayment(
+    request: RefundPaymentRequest,
+    callback: (error: ServiceError | null, response: Refund) => void,
+  ): ClientUnaryCall;
+  refundPayment(
+    request: RefundPaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Refund) => void,
+  ): ClientUnaryCall;
+  refundPayment(
+    request: RefundPaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Refund) => void,
   ): ClientUnaryCall;
 }
 

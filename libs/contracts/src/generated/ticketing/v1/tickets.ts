@@ -2624,7 +2624,10 @@ export const TicketServiceService = {
     responseSerialize: (value: Ticket): Buffer => Buffer.from(Ticket.encode(value).finish()),
     responseDeserialize: (value: Buffer): Ticket => Ticket.decode(value),
   },
-  /** Recorded (the money moved elsewhere); the unit goes back on sale. */
+  /**
+   * The unit goes back on sale. A ticket paid through a payment intent has its price given back
+   * by payments (ticket.refunded names the intent, decision 0064); one paid elsewhere is recorded.
+   */
   refundTicket: {
     path: "/ticketing.v1.TicketService/RefundTicket" as const,
     requestStream: false as const,
@@ -2735,7 +2738,10 @@ export interface TicketServiceServer extends UntypedServiceImplementation {
    * A new holder: the code is signed again under a higher code_version.
    */
   transferTicket: handleUnaryCall<TransferTicketRequest, Ticket>;
-  /** Recorded (the money moved elsewhere); the unit goes back on sale. */
+  /**
+   * The unit goes back on sale. A ticket paid through a payment intent has its price given back
+   * by payments (ticket.refunded names the intent, decision 0064); one paid elsewhere is recorded.
+   */
   refundTicket: handleUnaryCall<RefundTicketRequest, Ticket>;
   /** No refund; the unit goes back on sale. A reason is required. */
   revokeTicket: handleUnaryCall<RevokeTicketRequest, Ticket>;
@@ -2894,7 +2900,10 @@ export interface TicketServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Ticket) => void,
   ): ClientUnaryCall;
-  /** Recorded (the money moved elsewhere); the unit goes back on sale. */
+  /**
+   * The unit goes back on sale. A ticket paid through a payment intent has its price given back
+   * by payments (ticket.refunded names the intent, decision 0064); one paid elsewhere is recorded.
+   */
   refundTicket(
     request: RefundTicketRequest,
     callback: (error: ServiceError | null, response: Ticket) => void,
