@@ -33,29 +33,22 @@
  * The issue's rush (2,000 requests at once for 500 tickets) is
  *   npm run bench:onsale -- --capacity 500 --requests 2000 --connections 2000
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { DEFAULT_POSTGRES_URL } from '@ticketing/config';
-import { databaseUrl, ensureDatabase } from '@ticketing/db';
 import { as, createAccount } from '../../e2e/support/api';
-import { benchDir, runBenchmark, startBenchSystem } from '../support/bench-system';
+import { runBenchmark, startBenchSystem } from '../support/bench-system';
 import { startBaselineServer, type BaselineServer } from '../support/baseline-server';
-import { cpuSpent, pidsNamed, quiescence, snapshotCpu, type ProcessGroup } from '../support/process-usage';
+import { hotRowDatabase, pgbenchClients, pgbenchTps } from '../support/hot-row';
+import { cpuSpent, pidsNamed, printCpuPerUnit, settleAfterWarmup, snapshotCpu, type ProcessGroup } from '../support/process-usage';
+import { ticketsListed } from '../support/tickets-listed';
 
 const PRICE = 2500;
-/** Each of pgbench's two runs, one just before the measured on-sale and one after it. */
-const PGBENCH_SECONDS = 5;
 const FLOOR_SECONDS = 5;
 const FLOOR_WARMUP_SECONDS = 2;
 /** The goal: issued tickets per second at least this share of pgbench's transactions per second. */
 const GOAL_RATIO = 0.5;
-/** PostgreSQL's connection limit (100) leaves room for the services' pools beside this many. */
-const PGBENCH_MAX_CLIENTS = 50;
 
 interface Options {
   capacity: number;
@@ -64,34 +57,6 @@ interface Options {
   connections: number;
   /** Sales made first, for an event of their own and unmeasured, so the measured run meets warm processes. */
   warmup: number;
-}
-
-/** A database of the bench's own, with one tier row of unbounded capacity for pgbench and the sale floor. */
-async function hotRowDatabase(): Promise<string> {
-  const adminUrl = process.env.POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
-  await ensureDatabase(adminUrl, 'ticketing_bench');
-  const url = databaseUrl(adminUrl, 'ticketing_bench');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('DROP TABLE IF EXISTS bench_tiers');
-    await client.query('CREATE TABLE bench_tiers (id int PRIMARY KEY, capacity int NOT NULL, held int NOT NULL, sold int NOT NULL)');
-    await client.query('INSERT INTO bench_tiers VALUES (1, 2000000000, 0, 0)');
-  } finally {
-    await client.end();
-  }
-  return url;
-}
-
-/** pgbench's transactions per second for the hot-row conditional update. */
-function pgbenchTps(url: string, connections: number): number {
-  const script = path.join(benchDir, 'onsale-pgbench.sql');
-  mkdirSync(benchDir, { recursive: true });
-  writeFileSync(script, 'UPDATE bench_tiers SET held = held + 1 WHERE id = 1 AND held + sold + 1 <= capacity;\n');
-  const output = execFileSync('pgbench', ['-n', '-c', String(connections), '-j', '2', '-T', String(PGBENCH_SECONDS), '-f', script, url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output)?.[1];
-  if (!tps) throw new Error(`pgbench printed no tps:\n${output}`);
-  return Number(tps);
 }
 
 /**
@@ -212,18 +177,6 @@ async function settledTier(api: ReturnType<typeof as>, eventId: string): Promise
   }
 }
 
-/** How many tickets the event has, counted page by page through the API. */
-async function ticketsListed(api: ReturnType<typeof as>, eventId: string): Promise<number> {
-  let count = 0;
-  let cursor = '';
-  for (;;) {
-    const page = await api.get(`/v1/tickets?event_id=${eventId}&limit=100${cursor ? `&starting_after=${cursor}` : ''}`);
-    count += page.body.data.length;
-    if (!page.body.has_more) return count;
-    cursor = page.body.data.at(-1).id;
-  }
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -255,22 +208,17 @@ async function main(): Promise<void> {
       await sales.sellOut(await sales.open(warmupCapacity), options.warmup);
     }
     // What the warm-up left behind (webhooks recording its events, relays flushing) must not count against the measured sales.
-    const settled = await quiescence(system.processGroups);
-    const busiest = [...settled.spentWhileWaiting].sort(([, a], [, b]) => b - a).slice(0, 3);
-    console.log(
-      `the system ${settled.quiet ? 'went quiet' : 'was still busy'} ${(settled.waitedMs / 1000).toFixed(1)} s after the warm-up; ` +
-        `CPU while waiting: ${busiest.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(', ')}`,
-    );
-    const pgbenchClients = Math.min(options.connections, PGBENCH_MAX_CLIENTS);
+    await settleAfterWarmup(system.processGroups);
+    const clients = pgbenchClients(options.connections);
     const hotRow = await hotRowDatabase();
-    const tpsBefore = pgbenchTps(hotRow, pgbenchClients);
+    const tpsBefore = await pgbenchTps(hotRow, clients);
     const { requests } = options;
     console.log(`autocannon: ${requests} issuance requests of 1 ticket${keyed ? ', each under its own Idempotency-Key' : ''}, ${options.connections} connections, tier capacity ${options.capacity}`);
     const { event, tier, result, seconds, spent } = await sales.sellOut(measured, requests);
 
     const counters = await settledTier(api, event.id);
     const issued = await ticketsListed(api, event.id);
-    const tpsAfter = pgbenchTps(hotRow, pgbenchClients);
+    const tpsAfter = await pgbenchTps(hotRow, clients);
     const tps = (tpsBefore + tpsAfter) / 2;
     // The rate counts the sales answered 200 within the run; one a 5xx left unanswered sold too, later.
     const answered = result['2xx'];
@@ -283,16 +231,13 @@ async function main(): Promise<void> {
     console.log(`latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
     console.log(`tier after: capacity ${counters.capacity}, held ${counters.held}, sold ${counters.sold}`);
     console.log(
-      `pgbench, the same conditional update on one row, ${pgbenchClients} clients: ${tpsBefore.toFixed(0)} tps just before, ${tpsAfter.toFixed(0)} after, ` +
+      `pgbench, the same conditional update on one row, ${clients} clients: ${tpsBefore.toFixed(0)} tps just before, ${tpsAfter.toFixed(0)} after, ` +
         `mean ${tps.toFixed(0)}; ratio ${(issuedPerSecond / tps).toFixed(3)}`,
     );
     console.log(`sale floor (Express → batched gRPC → batched gRPC → that update, no other work), ${options.connections} connections: ${floor.perSecond.toFixed(0)} requests/s; ratio ${(floor.perSecond / tps).toFixed(3)}`);
-    console.log('\nCPU ms per issued ticket, by process');
-    for (const [name, ms] of spent) console.log(`${name.padEnd(28)}${(issued > 0 ? ms / issued : 0).toFixed(3).padStart(10)}`);
-    const cpuMsPerSale = issued > 0 ? [...spent.values()].reduce((sum, ms) => sum + ms, 0) / issued : 0;
+    const cpuMsPerSale = printCpuPerUnit('issued ticket', spent, issued);
     // Two cores selling at GOAL_RATIO × pgbench's rate have this much CPU for each sale, in every process together.
     const budgetMsPerSale = (availableParallelism() * 1000) / (GOAL_RATIO * tps);
-    console.log(`${'all together'.padEnd(28)}${cpuMsPerSale.toFixed(3).padStart(10)}`);
     console.log(
       `\nCPU budget of a sale at ratio ${GOAL_RATIO} (${availableParallelism()} cores, ${tps.toFixed(0)} tps): ${budgetMsPerSale.toFixed(2)} ms in all; ` +
         `this run's sales ${cpuMsPerSale.toFixed(2)} ms; the sale floor's requests ${floor.cpuMsPerRequest.toFixed(2)} ms (its servers, PostgreSQL and the load generator)`,

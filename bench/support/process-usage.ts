@@ -108,3 +108,23 @@ export async function quiescence(
   }
   return result(false);
 }
+
+/** Waits for the work a warm-up left behind (consumers catching up, relays flushing), and says how long that took and who kept busy meanwhile. */
+export async function settleAfterWarmup(groups: ProcessGroup[]): Promise<void> {
+  const settled = await quiescence(groups);
+  const busiest = [...settled.spentWhileWaiting].sort(([, a], [, b]) => b - a).slice(0, 3);
+  console.log(
+    `the system ${settled.quiet ? 'went quiet' : 'was still busy'} ${(settled.waitedMs / 1000).toFixed(1)} s after the warm-up; ` +
+      `CPU while waiting: ${busiest.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(', ')}`,
+  );
+}
+
+/** Prints each group's CPU milliseconds per unit of work (`units` of them), then all of them together; answers that sum. */
+export function printCpuPerUnit(unit: string, spent: Map<string, number>, units: number): number {
+  const perUnit = (ms: number) => (units > 0 ? ms / units : 0);
+  console.log(`\nCPU ms per ${unit}, by process`);
+  for (const [name, ms] of spent) console.log(`${name.padEnd(28)}${perUnit(ms).toFixed(3).padStart(10)}`);
+  const together = perUnit([...spent.values()].reduce((sum, ms) => sum + ms, 0));
+  console.log(`${'all together'.padEnd(28)}${together.toFixed(3).padStart(10)}`);
+  return together;
+}

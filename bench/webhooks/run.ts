@@ -23,6 +23,7 @@ import { createKafka, createProducer, ensureTopics, eventHeaders } from '@ticket
 import { createLogger } from '@ticketing/observability';
 import { as, createAccount } from '../../e2e/support/api';
 import { runBenchmark, startBenchSystem } from '../support/bench-system';
+import { percentile } from '../support/percentile';
 import { cpuSpent, snapshotCpu } from '../support/process-usage';
 
 /** Events are produced in batches this often, `rate / (1000 / BATCH_EVERY_MS)` at a time. */
@@ -67,10 +68,6 @@ class Receiver {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? NaN;
 }
 
 function organizationUpdated(accountId: string, organizationId: string): DomainEventEnvelope {
