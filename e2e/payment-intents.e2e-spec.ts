@@ -47,6 +47,8 @@ describe('payment intents through the gateway', () => {
       payment: null,
       canceled_at: null,
       cancellation_reason: null,
+      order: null,
+      expires_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -74,6 +76,7 @@ describe('payment intents through the gateway', () => {
       fee: 291,
       net: 8709,
       amount_refunded: 0,
+      refunds: [],
       payment_intent: id,
       payment_method: 'pm_card_visa',
       created_at: expect.any(String),
@@ -126,6 +129,31 @@ describe('payment intents through the gateway', () => {
     });
     expect(failed).toMatchObject({ status: 'requires_payment_method', last_payment_error: { code: 'processing_error' } });
     await waitFor('the failure’s event in webhooks', async () => ((await notificationTypes(intent.id)).some((row) => row.type === 'payment_intent.payment_failed') ? true : undefined));
+  });
+
+  it('pays for an issuance with a succeeded plain intent of exactly its total, once', async () => {
+    const event = await api.post('/v1/events', { name: 'Intent-paid night', starts_at: '2099-09-01T20:00:00Z', currency: 'EUR' });
+    const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: 2500, capacity: 10 });
+    await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
+    const issue = (intentId: string) =>
+      api.post(`/v1/events/${event.body.id}/tickets`, { tier_id: tier.body.id, quantity: 2, customer: { email: 'intent@example.com' }, payment: { type: 'payment_intent', payment_intent: intentId } });
+
+    const intent = await createIntent({ amount: 5000, payment_method: 'pm_card_visa' });
+    const unpaid = await issue(intent.id);
+    expect({ status: unpaid.status, code: unpaid.body.error.code }).toEqual({ status: 409, code: 'payment_intent_unexpected_state' });
+    expect((await confirm(intent.id)).body.status).toBe('succeeded');
+    const issued = await issue(intent.id);
+    expect(issued.status).toBe(200);
+    expect(issued.body.tickets).toHaveLength(2);
+    const again = await issue(intent.id);
+    expect({ status: again.status, code: again.body.error.code, param: again.body.error.param }).toEqual({ status: 409, code: 'payment_intent_used', param: 'payment.payment_intent' });
+
+    const short = await createIntent({ amount: 4999, payment_method: 'pm_card_visa' });
+    await confirm(short.id);
+    const wrong = await issue(short.id);
+    expect({ status: wrong.status, code: wrong.body.error.code, param: wrong.body.error.param }).toEqual({ status: 400, code: 'parameter_invalid', param: 'payment.payment_intent' });
+    const tiers = await api.get(`/v1/events/${event.body.id}/tiers`);
+    expect(tiers.body.data[0]).toMatchObject({ held: 0, sold: 2 });
   });
 
   it('charges once when 50 confirmations of one intent arrive together', async () => {

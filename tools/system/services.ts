@@ -29,6 +29,7 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
     ticketing: {
       ...backend('ticketing'),
       CATALOG_GRPC_URL: grpcUrl('catalog'),
+      PAYMENTS_GRPC_URL: grpcUrl('payments'),
       PAGES_PORT: String(DEFAULT_PORTS.ticketing.pages + offset),
       PUBLIC_BASE_URL: `http://127.0.0.1:${DEFAULT_PORTS.gateway.http + offset}`,
     },

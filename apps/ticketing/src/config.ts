@@ -54,6 +54,8 @@ const ticketingEnv = z.object({
   REDIS_URL: redisUrl,
   /** Catalog, which owns the inventory tickets are issued from. */
   CATALOG_GRPC_URL: grpcAddress('catalog'),
+  /** Payments, whose payment intents pay for issuances (decision 0064). */
+  PAYMENTS_GRPC_URL: grpcAddress('payments'),
   /** How long one call to catalog may take. */
   GRPC_DEADLINE_MS: grpcDeadlineMs,
   /** The outbox relay's pause between polls when no commit wakes it (decision 0028). */

@@ -5,6 +5,7 @@ import { createKafka, createProducer, OutboxRelay, startPublishing } from '@tick
 import { runService, startEndpoints, startInBackground } from '@ticketing/service';
 import { TicketCodeSigner } from '@ticketing/ticket-codes';
 import { CatalogInventory, catalogClientsAt } from './catalog/catalog-inventory';
+import { PaymentIntents, paymentIntentsClientAt } from './payments/payment-intents';
 import { SoldOutMemo } from './catalog/sold-out-memo';
 import { loadTicketingConfig } from './config';
 import { createTicketingPrisma } from './db';
@@ -41,7 +42,9 @@ void runService({
     const catalogClients = catalogClientsAt(config.CATALOG_GRPC_URL);
     const catalog = new CatalogInventory(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS }, new SoldOutMemo(config.SOLD_OUT_MEMO_MS));
     const idempotencySweeper = startIdempotencySweeper(prisma, logger);
-    const driveIssuance = new DriveIssuanceUseCase(prisma, catalog, codes);
+    const paymentIntentsClient = paymentIntentsClientAt(config.PAYMENTS_GRPC_URL);
+    const payments = new PaymentIntents(paymentIntentsClient, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
+    const driveIssuance = new DriveIssuanceUseCase(prisma, catalog, codes, payments);
     const issuances = new RedriveStalledIssuancesUseCase(prisma, driveIssuance, logger);
     const units = new ReturnUnitsUseCase(prisma, catalog, logger);
     const upgrades = driveUpgrade(prisma, { catalog, codes }, logger);
@@ -69,6 +72,7 @@ void runService({
       admissionTokens: new AdmissionTokens(config.INTERNAL_TOKEN_SECRET),
       deliveryLinks: new DeliveryLinks(config.INTERNAL_TOKEN_SECRET, config.PUBLIC_BASE_URL),
       issuanceConcurrency: config.ISSUANCE_CONCURRENCY,
+      payments,
     };
     const pages = await startTicketPageServer(config.PAGES_PORT, { prisma, catalog, links: dependencies.deliveryLinks, logger });
     const endpoints = await startEndpoints({
@@ -104,6 +108,7 @@ void runService({
       { name: 'outbox relay', run: () => publishing.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
       { name: 'catalog clients', run: async () => Object.values(catalogClients).forEach((client) => client.close()) },
+      { name: 'payments client', run: async () => paymentIntentsClient.close() },
       { name: 'kafka producer', run: () => producer.disconnect() },
       { name: 'redis', run: () => redis.close() },
       { name: 'database', run: () => prisma.$disconnect() },

@@ -43,6 +43,7 @@ import type { TicketingIssuance } from '../src/domain/issuance';
 import { IssuanceRepository, type NewIssuance } from '../src/repositories/issuance.repository';
 import { TicketRepository, type UnseatedIssue } from '../src/repositories/ticket.repository';
 import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
+import { PaymentsDouble } from './support/payments.double';
 import { ofType, publishedOn } from './support/published';
 
 const tokenSecret = 'ticketing-test-secret-0123456789';
@@ -60,6 +61,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   let catalogSide: RunningCatalogDouble;
   let redis: RedisClient;
   const admissionTokens = new AdmissionTokens(tokenSecret);
+  const payments = new PaymentsDouble();
   /** Ticketing's dependencies with `inventory` as its catalog. */
   const dependencies = (inventory: CatalogInventory) => ({
     catalog: inventory,
@@ -68,6 +70,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     admissionTokens,
     deliveryLinks: new DeliveryLinks(tokenSecret, 'http://gateway.test'),
     issuanceConcurrency: 8,
+    payments,
   });
   let ticketingServer: RunningGrpcServer;
   let catalogClients: CatalogClients;
@@ -123,6 +126,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     seat_hold_id: '',
     admission_token: '',
     discount_code: '',
+    payment_intent_id: '',
     ...fields,
   });
   const issue = (claims: InternalClaims, request: ticketingV1.IssueTicketsRequest, callOptions: CallerOptions = options) =>
@@ -155,7 +159,27 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
   /** Use cases called directly run without an Idempotency-Key. */
   /** Issuance with `inventory` as its catalog, called directly. */
   const issuanceThrough = (inventory: CatalogInventory) =>
-    new IssueTicketsUseCase(prisma, inventory, new DriveIssuanceUseCase(prisma, inventory, codes), admissionGate(), logger, noKeys());
+    new IssueTicketsUseCase(prisma, inventory, new DriveIssuanceUseCase(prisma, inventory, codes, payments), admissionGate(), logger, noKeys());
+
+  it('issues tickets paid through a payment intent of exactly the order’s total, which then pays for no other issuance', async () => {
+    const claims = tenant();
+    const { eventId, tierId } = await onSale(claims);
+    const intent = payments.succeeded(5000);
+    const paid = await issue(claims, saleRequest(eventId, tierId, { payment: undefined, payment_intent_id: intent }));
+    expect(paid.tickets).toHaveLength(2);
+    expect(payments.claimedBy(intent)).toBe(paid.issuance_id);
+    expect(await prisma.issuance.findUnique({ where: { id: paid.issuance_id }, select: { payment_type: true, payment_reference: true, amount: true } })).toEqual({
+      payment_type: 'payment_intent',
+      payment_reference: intent,
+      amount: 5000n,
+    });
+
+    // Used already, or not of the order's total: refused, and the held units go back.
+    await expect(issue(claims, saleRequest(eventId, tierId, { payment: undefined, payment_intent_id: intent }))).rejects.toMatchObject({ code: 'payment_intent_used', param: 'payment.payment_intent' });
+    await expect(issue(claims, saleRequest(eventId, tierId, { payment: undefined, payment_intent_id: payments.succeeded(4999) }))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'payment.payment_intent' });
+    expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
+    await expect(issue(claims, saleRequest(eventId, tierId, { payment_intent_id: payments.succeeded(5000) }))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'payment' });
+  });
 
   it('issues tickets to a customer found or created by email, and publishes ticket.issued', async () => {
     const claims = tenant();
@@ -1050,7 +1074,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       await expect(sell.sell(claims, tenantOf(claims), withCode(eventId, tierId, 'ONCE', 4500))).rejects.toMatchObject({ code: 'service_unavailable' });
       expect(await tierCounters(tierId)).toEqual({ held: 2, sold: 0 });
 
-      const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
+      const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes, payments), logger);
       expect(await redrive.execute(0)).toBeGreaterThanOrEqual(1);
       expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'issued' }]);
       expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
@@ -1094,7 +1118,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
     expect(await tierCounters(tierId)).toEqual({ held: 0, sold: 2 });
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(0);
 
-    const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes), logger);
+    const redrive = new RedriveStalledIssuancesUseCase(prisma, new DriveIssuanceUseCase(prisma, catalog, codes, payments), logger);
     expect(await redrive.execute(0)).toBeGreaterThanOrEqual(1);
     expect(await prisma.ticket.count({ where: { tier_id: tierId } })).toBe(2);
     expect(await prisma.issuance.findMany({ where: { tier_id: tierId }, select: { status: true } })).toEqual([{ status: 'issued' }]);
@@ -1323,6 +1347,8 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         price: 2500,
         currency: 'EUR',
         reason: 'Cannot attend',
+        // How the ticket was paid, so payments can give a payment intent's money back (decision 0064).
+        payment: { type: 'external', reference: 'o' },
       });
       const history = await prisma.ticketChange.findMany({ where: { ticket_id: ticket.id }, orderBy: { id: 'asc' } });
       expect(history).toEqual([

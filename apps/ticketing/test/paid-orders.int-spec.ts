@@ -11,6 +11,7 @@ import { createTicketingPrisma, type PrismaClient } from '../src/db';
 import { DriveIssuanceUseCase } from '../src/usecases/drive-issuance/drive-issuance.usecase';
 import { IssuePaidOrderUseCase } from '../src/usecases/issue-paid-order/issue-paid-order.usecase';
 import { startCatalogDouble, type RunningCatalogDouble } from './support/catalog-double-server';
+import { PaymentsDouble } from './support/payments.double';
 import { ofType, publishedOn } from './support/published';
 
 const options: CallerOptions = { tokenSecret: 'ticketing-test-secret-0123456789', deadlineMs: 10_000 };
@@ -22,12 +23,13 @@ describe('paid orders (real PostgreSQL, catalog double)', () => {
   let prisma: PrismaClient;
   let catalogSide: RunningCatalogDouble;
   let issuePaidOrder: IssuePaidOrderUseCase;
+  const payments = new PaymentsDouble();
 
   beforeAll(async () => {
     database = await createTestDatabase('ticketing', path.join(__dirname, '../prisma/migrations'));
     prisma = createTicketingPrisma(database.url);
     catalogSide = await startCatalogDouble(options, createLogger('ticketing-test', 'silent'));
-    issuePaidOrder = new IssuePaidOrderUseCase(prisma, new DriveIssuanceUseCase(prisma, catalogSide.catalog, codes));
+    issuePaidOrder = new IssuePaidOrderUseCase(prisma, new DriveIssuanceUseCase(prisma, catalogSide.catalog, codes, payments));
   });
 
   afterAll(async () => {
@@ -47,7 +49,7 @@ describe('paid orders (real PostgreSQL, catalog double)', () => {
   }
 
   const succeeded = (eventId: string, lines: PaymentIntentFacts['order'] extends infer O ? (O extends { lines: infer L } ? L : never) : never, discountId: string | null = null) => ({
-    payment_intent_id: newId('pi'),
+    payment_intent_id: payments.order(lines.map((line) => line.issuance_id)),
     status: 'succeeded',
     amount: lines.reduce((sum, line) => sum + line.amount, 0),
     currency: 'EUR',

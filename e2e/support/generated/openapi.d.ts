@@ -2326,7 +2326,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "admission_token_required" | "admission_token_invalid" | "admission_token_used" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "method_not_allowed" | "malformed_request" | "request_timeout" | "body_too_large" | "headers_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "payment_intent_unexpected_state" | "live_payments_unavailable" | "balance_insufficient" | "payouts_not_enabled" | "connect_account_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
+                code: "missing_api_key" | "invalid_api_key" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "forbidden" | "scope_not_held" | "mode_unavailable" | "mode_not_allowed" | "admission_token_required" | "admission_token_invalid" | "admission_token_used" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "cannot_revoke_self" | "resource_missing" | "route_not_found" | "method_not_allowed" | "malformed_request" | "request_timeout" | "body_too_large" | "headers_too_large" | "unsupported_media_type" | "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "payment_intent_unexpected_state" | "payment_intent_used" | "live_payments_unavailable" | "balance_insufficient" | "payouts_not_enabled" | "connect_account_missing" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "not_implemented" | "service_unavailable" | "internal_error";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -2447,7 +2447,7 @@ export interface components {
                  * @description Stable snake_case machine code to branch on.
                  * @enum {string}
                  */
-                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "payment_intent_unexpected_state" | "live_payments_unavailable" | "balance_insufficient" | "payouts_not_enabled" | "idempotency_key_reused" | "idempotency_key_in_use";
+                code: "key_limit_reached" | "sold_out" | "event_not_on_sale" | "tier_not_on_sale" | "reservation_released" | "reservation_committed" | "reservation_not_committed" | "customer_exists" | "issuance_expired" | "upgrade_expired" | "ticket_not_valid" | "ticket_changed" | "ticket_already_held" | "seats_unavailable" | "seat_hold_unavailable" | "admission_holds_seats" | "waiting_room_disabled" | "discount_code_taken" | "discount_inactive" | "discount_not_applicable" | "redemption_limit_reached" | "customer_redemption_limit_reached" | "event_status_transition_invalid" | "event_finalized" | "event_currency_locked" | "capacity_below_committed" | "redemption_limit_below_redeemed" | "seatmap_locked" | "endpoint_deleted" | "endpoint_limit_reached" | "payment_intent_unexpected_state" | "payment_intent_used" | "live_payments_unavailable" | "balance_insufficient" | "payouts_not_enabled" | "idempotency_key_reused" | "idempotency_key_in_use";
                 /** @description What went wrong and what to do, for a person. */
                 message: string;
                 /** @description The request parameter at fault, e.g. scopes[1]. */
@@ -8503,6 +8503,14 @@ export interface operations {
                          * @example 9000
                          */
                         amount: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "payment_intent";
+                        /**
+                         * @description A succeeded payment intent of exactly the order’s total, in the event’s currency, not used for another issuance.
+                         * @example pi_01JD3W9ZQ4X8V5K2M7N6P1R0ST
+                         */
+                        payment_intent: string;
                     };
                     /**
                      * @description A code the buyer entered. The best applicable discount, this one or an automatic one, prices the order and counts one redemption.
@@ -8594,7 +8602,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `discount_not_applicable`, `issuance_expired`, `seat_hold_unavailable`, `admission_holds_seats`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `discount_not_applicable`, `issuance_expired`, `seat_hold_unavailable`, `admission_holds_seats`, `payment_intent_used`, `payment_intent_unexpected_state`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

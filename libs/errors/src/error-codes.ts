@@ -77,6 +77,7 @@ export const ERROR_CODES = {
   endpoint_deleted: { status: 409, type: 'invalid_request_error' },
   endpoint_limit_reached: { status: 409, type: 'invalid_request_error' },
   payment_intent_unexpected_state: { status: 409, type: 'invalid_request_error' },
+  payment_intent_used: { status: 409, type: 'invalid_request_error' },
   live_payments_unavailable: { status: 409, type: 'invalid_request_error' },
   balance_insufficient: { status: 409, type: 'invalid_request_error' },
   payouts_not_enabled: { status: 409, type: 'invalid_request_error' },

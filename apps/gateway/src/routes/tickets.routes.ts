@@ -30,6 +30,21 @@ const externalPayment = (amountDescription: string) =>
     })
     .meta({ description: 'How it was paid for.' });
 
+/** A succeeded payment intent of this API that pays for the issuance (decision 0064). */
+const intentPayment = z
+  .strictObject({
+    type: z.literal('payment_intent'),
+    payment_intent: resourceId('pi').meta({ description: 'A succeeded payment intent of exactly the order’s total, in the event’s currency, not used for another issuance.' }),
+  })
+  .meta({ description: 'Paid through a payment intent (POST /v1/payment_intents, then confirm).' });
+
+/** How an issuance was paid: elsewhere, or through a payment intent. */
+const issuancePayment = z
+  .discriminatedUnion('type', [externalPayment('Minor units of the event’s currency; must equal the order’s total, discounts included.'), intentPayment], {
+    error: 'must say how it was paid: type external (with reference and amount) or payment_intent (with payment_intent)',
+  })
+  .meta({ description: 'How it was paid for: money taken elsewhere (external), or a payment intent of this API.' });
+
 const upgradeTicketBody = z
   .strictObject({
     tier_id: resourceId('tier').meta({ description: 'A higher-rank, unseated tier of the ticket’s event (GET /v1/tickets/{id}/upgrade-options). Seated tickets are not upgraded.' }),
@@ -45,9 +60,7 @@ const issueTicketsBody = z
     seat_hold_id: holderFields.seat_hold_id,
     quantity: wholeNumber(1, MAX_ORDER_QUANTITY).meta({ description: 'Within the tier’s min_per_order and max_per_order.', example: 2 }),
     ...holderFields.holder,
-    payment: externalPayment('Minor units of the event’s currency; must equal the order’s total, discounts included.')
-      .optional()
-      .meta({ description: 'Required when the order costs something: leave it out only when its total, discounts included, is 0.' }),
+    payment: issuancePayment.optional().meta({ description: 'Required when the order costs something: leave it out only when its total, discounts included, is 0.' }),
     discount_code: discountCode.optional().meta({
       description: 'A code the buyer entered. The best applicable discount, this one or an automatic one, prices the order and counts one redemption.',
       example: 'SUMMER25',
@@ -147,6 +160,8 @@ export const ticketsRoutes = [
       'admission_token_invalid',
       'admission_token_used',
       'admission_holds_seats',
+      'payment_intent_used',
+      'payment_intent_unexpected_state',
     ],
     body: issueTicketsBody,
     response: ticketIssuanceResource,
@@ -157,7 +172,8 @@ export const ticketsRoutes = [
           tier_id: body.tier_id,
           quantity: body.quantity,
           customer: holderOf(body),
-          payment: body.payment && { reference: body.payment.reference, amount: body.payment.amount },
+          payment: body.payment?.type === 'external' ? { reference: body.payment.reference, amount: body.payment.amount } : undefined,
+          payment_intent_id: body.payment?.type === 'payment_intent' ? body.payment.payment_intent : '',
           metadata: body.metadata ?? {},
           seat_hold_id: body.seat_hold_id ?? '',
           admission_token: body.admission_token ?? '',

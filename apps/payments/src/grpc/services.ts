@@ -7,6 +7,7 @@ import { newId } from '@ticketing/ids';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
 import type { PrismaClient } from '../db';
 import type { PaymentCore } from '../payment-core';
+import { ClaimPaymentIntentUseCase } from '../usecases/claim-payment-intent/claim-payment-intent.usecase';
 import { CancelPaymentIntentUseCase } from '../usecases/cancel-payment-intent/cancel-payment-intent.usecase';
 import { ConfirmPaymentIntentUseCase } from '../usecases/confirm-payment-intent/confirm-payment-intent.usecase';
 import { CreatePaymentIntentUseCase } from '../usecases/create-payment-intent/create-payment-intent.usecase';
@@ -41,6 +42,7 @@ export function paymentsGrpcServices(
   const createIntent = new CreatePaymentIntentUseCase(recorded, core.processors, core.catalog, keys, core.settings.orderLifetimeSeconds);
   const confirmIntent = new ConfirmPaymentIntentUseCase(client, core.processors, core.drive, currentIdempotentCall);
   const getIntent = new GetPaymentIntentUseCase(client);
+  const claims = new ClaimPaymentIntentUseCase(client);
   const cancelIntent = new CancelPaymentIntentUseCase(recorded, core.processors, core.catalog, options.logger);
   const getPayment = new GetPaymentUseCase(client);
   const getBalance = new GetBalanceUseCase(client);
@@ -69,6 +71,8 @@ export function paymentsGrpcServices(
           createPaymentIntent: async (request, context) => toPaymentIntentMessage(await createIntent.execute(context.claims, context.tenant, request)),
           confirmPaymentIntent: async (request, context) => toPaymentIntentMessage(await confirmIntent.execute(context.claims, context.tenant, request)),
           getPaymentIntent: async (request, context) => toPaymentIntentMessage(await getIntent.execute(context.tenant, request.id)),
+          claimPaymentIntent: async (request, context) => toPaymentIntentMessage(await claims.claim(context.tenant, request)),
+          releasePaymentIntentClaim: async (request, context) => toPaymentIntentMessage(await claims.release(context.tenant, request.id, request.claimed_by)),
           cancelPaymentIntent: async (request, context) => toPaymentIntentMessage(await cancelIntent.execute(context.claims, context.tenant, request.id, 'requested_by_customer')),
         },
         options,

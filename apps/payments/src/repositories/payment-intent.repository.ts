@@ -76,6 +76,20 @@ export class PaymentIntentRepository {
     return locked.length === 0 ? null : this.findById(tenant, id);
   }
 
+  /** The issuance the intent pays for; null while none has claimed it. */
+  async claimedBy(tenant: Tenant, id: string): Promise<string | null> {
+    return (await this.db.paymentIntent.findUnique({ where: { id, ...tenantScope(tenant) }, select: { claimed_by: true } }))?.claimed_by ?? null;
+  }
+
+  async claim(tenant: Tenant, id: string, claimedBy: string): Promise<void> {
+    await this.db.paymentIntent.updateMany({ where: { id, ...tenantScope(tenant), claimed_by: null }, data: { claimed_by: claimedBy } });
+  }
+
+  /** Gives up `claimedBy`'s claim, if it holds it. */
+  async releaseClaim(tenant: Tenant, id: string, claimedBy: string): Promise<void> {
+    await this.db.paymentIntent.updateMany({ where: { id, ...tenantScope(tenant), claimed_by: claimedBy }, data: { claimed_by: null } });
+  }
+
   /** Order intents still holding their units past their expiry, across tenants, oldest first, whose charge is not in flight. */
   async expiredHolding(now: Date, limit: number): Promise<Array<{ id: string; tenant: Tenant }>> {
     const rows = await this.db.paymentIntent.findMany({

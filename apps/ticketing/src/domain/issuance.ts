@@ -64,10 +64,16 @@ interface OrderRequest {
   admission_entry_id: string | null;
 }
 
+/** A payment intent named to pay for a sale, before its amount (the order's total) is known. */
+export interface PaymentIntentNamed {
+  type: 'payment_intent';
+  reference: string;
+}
+
 export interface SaleRequest extends OrderRequest {
   kind: 'sale';
   /** Absent only for an order that costs nothing (a free tier, a discount of the whole total). */
-  payment: ExternalPayment | null;
+  payment: ExternalPayment | PaymentIntentNamed | null;
   /** As the buyer entered it; catalog matches it case-insensitively. */
   discount_code: string | null;
   metadata: Record<string, string>;
@@ -99,6 +105,8 @@ export interface SaleCommand extends OrderCommand {
   /** '' when not given. */
   admission_token?: string;
   payment?: { reference: string; amount: number };
+  /** '' when not paid through a payment intent. */
+  payment_intent_id?: string;
   /** '' when the buyer entered none. */
   discount_code?: string;
   metadata: Record<string, string>;
@@ -122,16 +130,20 @@ function validOrder(command: OrderCommand, quantity: number): OrderRequest {
 /** A sale's request; whether it needed a payment is known once catalog priced it (assertPaidInFull). */
 export function validSaleRequest(command: SaleCommand): SaleRequest {
   const payment = command.payment;
+  const intentId = command.payment_intent_id ? requiredIdParam(command.payment_intent_id, 'payment.payment_intent') : null;
+  if (payment && intentId) throw new ApiError('parameter_invalid', 'Give one payment: money taken elsewhere, or a payment intent.', { param: 'payment' });
   return {
     kind: 'sale',
     ...validOrder(command, command.quantity),
-    payment: payment
-      ? {
-          type: 'external',
-          reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH),
-          amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER),
-        }
-      : null,
+    payment: intentId
+      ? { type: 'payment_intent', reference: intentId }
+      : payment
+        ? {
+            type: 'external',
+            reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH),
+            amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER),
+          }
+        : null,
     discount_code: command.discount_code?.trim() || null,
     metadata: validMetadata(command.metadata),
   };
@@ -146,16 +158,21 @@ export function validCompRequest(command: CompCommand): CompRequest {
   };
 }
 
-/** Money taken elsewhere must be exactly what catalog quotes for the order, discounts included. */
-/** The payment covers the order's total exactly; an order that costs nothing needs none. */
-export function assertPaidInFull(payment: ExternalPayment | null, quote: { total: number; currency: string }): void {
+/**
+ * The payment recorded with a sale: money taken elsewhere must be exactly what catalog quotes for
+ * the order, discounts included; a payment intent is recorded for the total, which payments
+ * checks it is of when the issuance claims it (decision 0064). An order that costs nothing needs none.
+ */
+export function paymentInFull(payment: SaleRequest['payment'], quote: { total: number; currency: string }): ExternalPayment | PaymentIntentPayment | null {
   if (!payment) {
-    if (quote.total === 0) return;
+    if (quote.total === 0) return null;
     throw new ApiError('parameter_missing', `Missing required parameter: payment (the order's total, ${quote.total} in minor units of ${quote.currency}).`, { param: 'payment' });
   }
+  if (payment.type === 'payment_intent') return { ...payment, amount: quote.total };
   if (payment.amount !== quote.total) {
     throw new ApiError('parameter_invalid', `payment.amount must be ${quote.total} (minor units of ${quote.currency}), the order's total.`, { param: 'payment.amount' });
   }
+  return payment;
 }
 
 export function toRefusal(error: ApiError): IssuanceRefusal {

@@ -5,6 +5,7 @@ import { ticketingV1 } from '@ticketing/contracts';
 import { EarlyKeyClaims, idempotentWrites } from '@ticketing/db';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
+import type { PaymentClaims } from '../payments/payment-intents';
 import type { CatalogInventory } from '../catalog/catalog-inventory';
 import type { PrismaClient } from '../db';
 import { RetireTicketUseCase } from '../usecases/change-ticket/retire-ticket.usecase';
@@ -44,6 +45,8 @@ export interface TicketingDependencies {
   deliveryLinks: DeliveryLinks;
   /** How many held issuances do their database work at once; the rest wait their turn. */
   issuanceConcurrency: number;
+  /** Payment intents that pay for issuances (decision 0064). */
+  payments: PaymentClaims;
 }
 
 /**
@@ -62,7 +65,7 @@ export const KEY_CLAIM_LEASE_SECONDS = 20;
  */
 export function ticketingGrpcServices(
   client: PrismaClient,
-  { catalog, codes, queues, admissionTokens, deliveryLinks, issuanceConcurrency }: TicketingDependencies,
+  { catalog, codes, queues, admissionTokens, deliveryLinks, issuanceConcurrency, payments }: TicketingDependencies,
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const prisma = idempotentWrites(client, currentIdempotentCall);
@@ -75,7 +78,7 @@ export function ticketingGrpcServices(
   const issueTickets = new IssueTicketsUseCase(
     prisma,
     catalog,
-    new DriveIssuanceUseCase(client, catalog, codes),
+    new DriveIssuanceUseCase(client, catalog, codes, payments),
     gate,
     options.logger,
     keys,

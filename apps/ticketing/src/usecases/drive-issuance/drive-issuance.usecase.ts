@@ -6,6 +6,7 @@ import { newId } from '@ticketing/ids';
 import { outboxRow, type OutboxRow } from '@ticketing/kafka';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
+import type { PaymentClaims } from '../../payments/payment-intents';
 import type { PrismaClient } from '../../db';
 import { refusalError, toRefusal, type TicketingIssuance } from '../../domain/issuance';
 import type { TicketingTicket } from '../../domain/ticket';
@@ -18,6 +19,17 @@ export interface IssuedTickets {
   tickets: TicketingTicket[];
 }
 
+
+/** The refusal `work` met, if it was refused; any other failure is thrown (its outcome is unknown). */
+async function refusalOf(work: () => Promise<void>): Promise<ApiError | null> {
+  try {
+    await work();
+    return null;
+  } catch (error) {
+    if (isRefusal(error)) return error;
+    throw error;
+  }
+}
 
 /**
  * The refusal a client is told. A hold that lapsed before the commit is catalog's
@@ -70,6 +82,7 @@ export class DriveIssuanceUseCase {
     private readonly prisma: PrismaClient,
     private readonly catalog: CatalogInventory,
     private readonly codes: TicketCodeSigner,
+    private readonly payments: PaymentClaims,
   ) {
     this.unseated = new GroupCommit((_tenantKey, items) => new TicketRepository(this.prisma).issueUnseated(items[0]!.tenant, items));
   }
@@ -140,33 +153,48 @@ export class DriveIssuanceUseCase {
   }
 
   /**
-   * Counts the issuance against its discount, then sells its units. False when either refused
-   * and the issuance is now refused: a discount used up meanwhile gives the held units back; a
-   * hold that lapsed gives the redemption back, each before the refusal is recorded, so a driver
-   * cut off between the two does it again. An unknown outcome throws, leaving it pending.
+   * Counts the issuance against its discount, claims the payment intent that pays for it, then
+   * sells its units. False when any refused and the issuance is now refused: what was done before
+   * the refusal is given back (the held units, the redemption, the claim) before the refusal is
+   * recorded, so a driver cut off between the two does it again. An unknown outcome throws,
+   * leaving it pending.
    */
   private async redeemAndCommit(claims: InternalClaims, tenant: Tenant, issuance: TicketingIssuance): Promise<boolean> {
+    const intentId = issuance.payment?.type === 'payment_intent' ? issuance.payment.reference : null;
     // A payment intent's order was counted against its discount once, by payments, before it was charged (decision 0062).
-    const discountId = issuance.payment?.type === 'payment_intent' ? null : issuance.discount_id;
+    const discountId = intentId ? null : issuance.discount_id;
+    const givenBack = { redemption: async () => undefined as void, claim: async () => undefined as void };
     if (discountId) {
-      try {
-        await this.catalog.redeem(claims, { ...issuance, discount_id: discountId });
-      } catch (error) {
-        if (!isRefusal(error)) throw error;
-        await this.catalog.release(claims, issuance.id);
-        await this.refuse(tenant, issuance, discountRefusal(discountId, error));
-        return false;
-      }
+      const refused = await refusalOf(() => this.catalog.redeem(claims, { ...issuance, discount_id: discountId }));
+      if (refused) return this.refuseGivingBack(claims, tenant, issuance, discountRefusal(discountId, refused), givenBack);
+      givenBack.redemption = () => this.catalog.releaseRedemption(claims, { id: issuance.id, discount_id: discountId });
     }
-    try {
-      await this.catalog.commit(claims, issuance.id);
-      return true;
-    } catch (error) {
-      if (!isRefusal(error)) throw error;
-      if (discountId) await this.catalog.releaseRedemption(claims, { id: issuance.id, discount_id: discountId });
-      await this.refuse(tenant, issuance, publicRefusal(error));
-      return false;
+    if (intentId) {
+      const refused = await refusalOf(() => this.payments.claim(claims, intentId, issuance));
+      if (refused) return this.refuseGivingBack(claims, tenant, issuance, refused, givenBack);
+      givenBack.claim = () => this.payments.release(claims, intentId, issuance.id);
     }
+    const lapsed = await refusalOf(() => this.catalog.commit(claims, issuance.id));
+    if (!lapsed) return true;
+    await givenBack.redemption();
+    await givenBack.claim();
+    await this.refuse(tenant, issuance, publicRefusal(lapsed));
+    return false;
+  }
+
+  /** Refuses the issuance after a refusal before its commit: its held units and what was counted for it go back first. */
+  private async refuseGivingBack(
+    claims: InternalClaims,
+    tenant: Tenant,
+    issuance: TicketingIssuance,
+    error: ApiError,
+    givenBack: { redemption: () => Promise<void>; claim: () => Promise<void> },
+  ): Promise<false> {
+    await this.catalog.release(claims, issuance.id);
+    await givenBack.redemption();
+    await givenBack.claim();
+    await this.refuse(tenant, issuance, error);
+    return false;
   }
 
   /**

@@ -9,7 +9,7 @@ import type { CatalogInventory, HeldUnits, OrderQuote } from '../../catalog/cata
 import type { CustomerChoice } from '../../domain/customer';
 import type { PrismaClient, TicketingDb } from '../../db';
 import {
-  assertPaidInFull,
+  paymentInFull,
   validCompRequest,
   validSaleRequest,
   type CompCommand,
@@ -238,14 +238,14 @@ export class IssueTicketsUseCase {
    * goes with those of the tenant that arrive while one runs (`recordedTogether`).
    */
   private async recordPending(db: TicketingDb, tenant: Tenant, request: IssuanceRequest, id: string, { quote, newCustomerId }: PreparedOrder, keySeal: StatementSeal | null): Promise<TicketingIssuance> {
-    if (request.kind === 'sale') assertPaidInFull(request.payment, quote);
+    const payment = request.kind === 'sale' ? paymentInFull(request.payment, quote) : null;
     const issuance: NewIssuance = {
       id,
       event_id: request.event_id,
       tier_id: request.tier_id,
       kind: request.kind,
       quantity: request.quantity,
-      payment: request.kind === 'sale' ? request.payment : null,
+      payment,
       amount: quote.total,
       currency: quote.currency,
       comp_reason: request.kind === 'comp' ? request.reason : null,

@@ -19,6 +19,18 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 
+export interface ClaimPaymentIntentRequest {
+  id: string;
+  claimed_by: string;
+  amount: number;
+  currency: string;
+}
+
+export interface ReleasePaymentIntentClaimRequest {
+  id: string;
+  claimed_by: string;
+}
+
 export interface PaymentIntent {
   id: string;
   livemode: boolean;
@@ -160,6 +172,142 @@ export interface GetPaymentIntentRequest {
 export interface CancelPaymentIntentRequest {
   id: string;
 }
+
+function createBaseClaimPaymentIntentRequest(): ClaimPaymentIntentRequest {
+  return { id: "", claimed_by: "", amount: 0, currency: "" };
+}
+
+export const ClaimPaymentIntentRequest: MessageFns<ClaimPaymentIntentRequest> = {
+  encode(message: ClaimPaymentIntentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.claimed_by !== "") {
+      writer.uint32(18).string(message.claimed_by);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimPaymentIntentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimPaymentIntentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.claimed_by = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseReleasePaymentIntentClaimRequest(): ReleasePaymentIntentClaimRequest {
+  return { id: "", claimed_by: "" };
+}
+
+export const ReleasePaymentIntentClaimRequest: MessageFns<ReleasePaymentIntentClaimRequest> = {
+  encode(message: ReleasePaymentIntentClaimRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.claimed_by !== "") {
+      writer.uint32(18).string(message.claimed_by);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleasePaymentIntentClaimRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleasePaymentIntentClaimRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.claimed_by = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
 
 function createBasePaymentIntent(): PaymentIntent {
   return {
@@ -1340,6 +1488,34 @@ export const PaymentIntentServiceService = {
     responseSerialize: (value: PaymentIntent): Buffer => Buffer.from(PaymentIntent.encode(value).finish()),
     responseDeserialize: (value: Buffer): PaymentIntent => PaymentIntent.decode(value),
   },
+  /**
+   * Internal (ticketing): the succeeded intent pays for `claimed_by` (an issuance), which must
+   * cost exactly its amount and currency. Claiming again for the same claimant answers the same;
+   * an intent claimed by another is refused with payment_intent_used. An order intent pays only
+   * for its own lines' issuances.
+   */
+  claimPaymentIntent: {
+    path: "/payments.v1.PaymentIntentService/ClaimPaymentIntent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ClaimPaymentIntentRequest): Buffer =>
+      Buffer.from(ClaimPaymentIntentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ClaimPaymentIntentRequest => ClaimPaymentIntentRequest.decode(value),
+    responseSerialize: (value: PaymentIntent): Buffer => Buffer.from(PaymentIntent.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PaymentIntent => PaymentIntent.decode(value),
+  },
+  /** Internal (ticketing): gives a claim up (its issuance was refused), so the intent can pay again. */
+  releasePaymentIntentClaim: {
+    path: "/payments.v1.PaymentIntentService/ReleasePaymentIntentClaim" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReleasePaymentIntentClaimRequest): Buffer =>
+      Buffer.from(ReleasePaymentIntentClaimRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReleasePaymentIntentClaimRequest =>
+      ReleasePaymentIntentClaimRequest.decode(value),
+    responseSerialize: (value: PaymentIntent): Buffer => Buffer.from(PaymentIntent.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PaymentIntent => PaymentIntent.decode(value),
+  },
 } as const;
 
 export interface PaymentIntentServiceServer extends UntypedServiceImplementation {
@@ -1358,6 +1534,15 @@ export interface PaymentIntentServiceServer extends UntypedServiceImplementation
    * authentication is abandoned first.
    */
   cancelPaymentIntent: handleUnaryCall<CancelPaymentIntentRequest, PaymentIntent>;
+  /**
+   * Internal (ticketing): the succeeded intent pays for `claimed_by` (an issuance), which must
+   * cost exactly its amount and currency. Claiming again for the same claimant answers the same;
+   * an intent claimed by another is refused with payment_intent_used. An order intent pays only
+   * for its own lines' issuances.
+   */
+  claimPaymentIntent: handleUnaryCall<ClaimPaymentIntentRequest, PaymentIntent>;
+  /** Internal (ticketing): gives a claim up (its issuance was refused), so the intent can pay again. */
+  releasePaymentIntentClaim: handleUnaryCall<ReleasePaymentIntentClaimRequest, PaymentIntent>;
 }
 
 export interface PaymentIntentServiceClient extends Client {
@@ -1428,6 +1613,43 @@ export interface PaymentIntentServiceClient extends Client {
   ): ClientUnaryCall;
   cancelPaymentIntent(
     request: CancelPaymentIntentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PaymentIntent) => void,
+  ): ClientUnaryCall;
+  /**
+   * Internal (ticketing): the succeeded intent pays for `claimed_by` (an issuance), which must
+   * cost exactly its amount and currency. Claiming again for the same claimant answers the same;
+   * an intent claimed by another is refused with payment_intent_used. An order intent pays only
+   * for its own lines' issuances.
+   */
+  claimPaymentIntent(
+    request: ClaimPaymentIntentRequest,
+    callback: (error: ServiceError | null, response: PaymentIntent) => void,
+  ): ClientUnaryCall;
+  claimPaymentIntent(
+    request: ClaimPaymentIntentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PaymentIntent) => void,
+  ): ClientUnaryCall;
+  claimPaymentIntent(
+    request: ClaimPaymentIntentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PaymentIntent) => void,
+  ): ClientUnaryCall;
+  /** Internal (ticketing): gives a claim up (its issuance was refused), so the intent can pay again. */
+  releasePaymentIntentClaim(
+    request: ReleasePaymentIntentClaimRequest,
+    callback: (error: ServiceError | null, response: PaymentIntent) => void,
+  ): ClientUnaryCall;
+  releasePaymentIntentClaim(
+    request: ReleasePaymentIntentClaimRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PaymentIntent) => void,
+  ): ClientUnaryCall;
+  releasePaymentIntentClaim(
+    request: ReleasePaymentIntentClaimRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PaymentIntent) => void,

@@ -83,6 +83,11 @@ export interface IssueTicketsRequest {
    * code's or an automatic one) prices the order, and it counts against the discount's limits.
    */
   discount_code: string;
+  /**
+   * Paid through a succeeded payment intent (pi_…) instead of `payment` (decision 0064): it must
+   * be of exactly the order's total in the event's currency, and it pays for one issuance only.
+   */
+  payment_intent_id: string;
 }
 
 export interface IssueTicketsRequest_MetadataEntry {
@@ -644,6 +649,7 @@ function createBaseIssueTicketsRequest(): IssueTicketsRequest {
     seat_hold_id: "",
     admission_token: "",
     discount_code: "",
+    payment_intent_id: "",
   };
 }
 
@@ -675,6 +681,9 @@ export const IssueTicketsRequest: MessageFns<IssueTicketsRequest> = {
     }
     if (message.discount_code !== "") {
       writer.uint32(74).string(message.discount_code);
+    }
+    if (message.payment_intent_id !== "") {
+      writer.uint32(82).string(message.payment_intent_id);
     }
     return writer;
   },
@@ -765,6 +774,14 @@ export const IssueTicketsRequest: MessageFns<IssueTicketsRequest> = {
             }
 
             message.discount_code = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.payment_intent_id = reader.string();
             continue;
           }
         }
