@@ -131,7 +131,7 @@ describe('payment intents through the gateway', () => {
     await waitFor('the failure’s event in webhooks', async () => ((await notificationTypes(intent.id)).some((row) => row.type === 'payment_intent.payment_failed') ? true : undefined));
   });
 
-  it('pays for an issuance with a succeeded plain intent of exactly its total, once', async () => {
+  it('pays for an issuance, or an upgrade, with a succeeded plain intent of exactly its price, once', async () => {
     const event = await api.post('/v1/events', { name: 'Intent-paid night', starts_at: '2099-09-01T20:00:00Z', currency: 'EUR' });
     const tier = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'GA', price: 2500, capacity: 10 });
     await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
@@ -154,6 +154,15 @@ describe('payment intents through the gateway', () => {
     expect({ status: wrong.status, code: wrong.body.error.code, param: wrong.body.error.param }).toEqual({ status: 400, code: 'parameter_invalid', param: 'payment.payment_intent' });
     const tiers = await api.get(`/v1/events/${event.body.id}/tiers`);
     expect(tiers.body.data[0]).toMatchObject({ held: 0, sold: 2 });
+
+    // An upgrade's difference, paid the same way.
+    const vip = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'VIP', price: 4000, capacity: 5, rank: 2 });
+    const difference = await createIntent({ amount: 1500, payment_method: 'pm_card_visa' });
+    await confirm(difference.id);
+    const upgraded = await api.post(`/v1/tickets/${issued.body.tickets[0].id}/upgrade`, { tier_id: vip.body.id, payment: { type: 'payment_intent', payment_intent: difference.id } });
+    expect(upgraded.body).toMatchObject({ tier_id: vip.body.id, price: 4000 });
+    const reused = await api.post(`/v1/tickets/${issued.body.tickets[1].id}/upgrade`, { tier_id: vip.body.id, payment: { type: 'payment_intent', payment_intent: difference.id } });
+    expect({ status: reused.status, code: reused.body.error.code }).toEqual({ status: 409, code: 'payment_intent_used' });
   });
 
   it('charges once when 50 confirmations of one intent arrive together', async () => {

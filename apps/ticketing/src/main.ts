@@ -47,7 +47,7 @@ void runService({
     const driveIssuance = new DriveIssuanceUseCase(prisma, catalog, codes, payments);
     const issuances = new RedriveStalledIssuancesUseCase(prisma, driveIssuance, logger);
     const units = new ReturnUnitsUseCase(prisma, catalog, logger);
-    const upgrades = driveUpgrade(prisma, { catalog, codes }, logger);
+    const upgrades = driveUpgrade(prisma, { catalog, codes, payments }, logger);
     const lateCancellations = new CancelLateTicketsUseCase(prisma);
     const redriver = startPeriodicSweep({
       what: 'stalled issuances, upgrades and unit returns, and tickets of canceled events',

@@ -753,14 +753,14 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
      */
     const whileFirstUpgradeIsOnItsWay = async (
       key: string,
-      meanwhile: (upgrade: { claims: InternalClaims; request: { id: string; tier_id: string; payment: { reference: string; amount: number } }; first: Promise<ticketingV1.Ticket>; letFinish: () => void }) => Promise<void>,
+      meanwhile: (upgrade: { claims: InternalClaims; request: ticketingV1.UpgradeTicketRequest; first: Promise<ticketingV1.Ticket>; letFinish: () => void }) => Promise<void>,
     ) => {
       const claims = tenant();
       const { eventId, tierId } = await onSale(claims);
       const ticket = (await issue(claims, saleRequest(eventId, tierId, { quantity: 1, payment: { reference: 'o', amount: 2500 } }))).tickets[0]!;
       // One unit: a retry acting on its own while the first upgrade holds it would be refused as sold out.
       const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 1, rank: 2, eventId }).tierId;
-      const request = { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } };
+      const request = { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 }, payment_intent_id: '' };
       const slow = new SlowHolds(catalogClients, options);
       await withTicketingServer(dependencies(slow), async (slowClient) => {
         const first = callUnary(slowClient.upgradeTicket.bind(slowClient), request, claims, keyed(key));
@@ -1397,7 +1397,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         }
       }
       const raised = new RaisedMinimum(catalogClients, options);
-      const upgrade = new UpgradeTicketUseCase(prisma, raised, driveUpgrade(prisma, { catalog: raised, codes }, logger), noKeys(), logger);
+      const upgrade = new UpgradeTicketUseCase(prisma, raised, driveUpgrade(prisma, { catalog: raised, codes, payments }, logger), noKeys(), logger);
       await expect(upgrade.execute(claims, tenantOf(claims), { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } })).rejects.toMatchObject({
         code: 'parameter_invalid',
         param: 'tier_id',
@@ -1418,12 +1418,12 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         }
       }
       const flaky = new LostCommitReply(catalogClients, options);
-      const upgrade = new UpgradeTicketUseCase(prisma, flaky, driveUpgrade(prisma, { catalog: flaky, codes }, logger), noKeys(), logger);
+      const upgrade = new UpgradeTicketUseCase(prisma, flaky, driveUpgrade(prisma, { catalog: flaky, codes, payments }, logger), noKeys(), logger);
       await expect(upgrade.execute(claims, tenantOf(claims), { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } })).rejects.toMatchObject({ code: 'service_unavailable' });
       expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
       await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).rejects.toMatchObject({ code: 'ticket_changed' });
 
-      expect(await driveUpgrade(prisma, { catalog, codes }, logger).redrive(0)).toBeGreaterThanOrEqual(1);
+      expect(await driveUpgrade(prisma, { catalog, codes, payments }, logger).redrive(0)).toBeGreaterThanOrEqual(1);
       const moved = await callUnary(tickets.getTicket.bind(tickets), { id: ticket.id }, claims, options);
       expect(moved).toMatchObject({ tier_id: vip, price: 9000, code_version: 2 });
       expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
@@ -1451,12 +1451,28 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       ]);
     });
 
+    it('upgrades a ticket paid through a payment intent of exactly the difference, which pays for no other upgrade (decision 0064)', async () => {
+      const claims = tenant();
+      const { eventId, tierId } = await onSale(claims, { capacity: 10 });
+      const sold = await issue(claims, saleRequest(eventId, tierId, { quantity: 2, payment: { reference: 'o', amount: 5000 } }));
+      const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 10, rank: 2, eventId }).tierId;
+      const upgrade = (ticketId: string, intentId: string) => callUnary(tickets.upgradeTicket.bind(tickets), { id: ticketId, tier_id: vip, payment: undefined, payment_intent_id: intentId }, claims, options);
+      const intent = payments.succeeded(6500);
+      const moved = await upgrade(sold.tickets[0]!.id, intent);
+      expect(moved).toMatchObject({ tier_id: vip, price: 9000 });
+      expect(payments.claimedBy(intent)).not.toBeNull();
+      await expect(upgrade(sold.tickets[1]!.id, intent)).rejects.toMatchObject({ code: 'payment_intent_used' });
+      await expect(upgrade(sold.tickets[1]!.id, payments.succeeded(6000))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'payment.payment_intent' });
+      expect(await tierCounters(vip)).toEqual({ held: 0, sold: 1 });
+      expect(await prisma.ticketChange.findFirst({ where: { ticket_id: sold.tickets[0]!.id, kind: 'upgrade' }, select: { payment_type: true, payment_reference: true } })).toEqual({ payment_type: 'payment_intent', payment_reference: intent });
+    });
+
     it('of double-submitted upgrades of one ticket only one holds a unit, so every ticket of a rush is upgraded while the tier has room (decision 0032)', async () => {
       const claims = tenant();
       const { eventId, tierId } = await onSale(claims, { capacity: 10 });
       const sold = await issue(claims, saleRequest(eventId, tierId, { quantity: 10, payment: { reference: 'o', amount: 25_000 } }));
       const vip = catalogSide.double.addTier(tenantOf(claims), { price: 9000, capacity: 10, rank: 2, eventId }).tierId;
-      const upgrade = (ticketId: string) => callUnary(tickets.upgradeTicket.bind(tickets), { id: ticketId, tier_id: vip, payment: { reference: 'up', amount: 6500 } }, claims, options);
+      const upgrade = (ticketId: string) => callUnary(tickets.upgradeTicket.bind(tickets), { id: ticketId, tier_id: vip, payment: { reference: 'up', amount: 6500 }, payment_intent_id: '' }, claims, options);
       const outcomes = await Promise.allSettled(sold.tickets.flatMap((ticket) => [upgrade(ticket.id), upgrade(ticket.id), upgrade(ticket.id)]));
       const codes = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? 'upgraded' : (outcome.reason as ApiError).code));
       expect({ upgraded: codes.filter((code) => code === 'upgraded').length, refused: [...new Set(codes.filter((code) => code !== 'upgraded'))] }).toEqual({ upgraded: 10, refused: ['ticket_changed'] });
@@ -1475,8 +1491,8 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         }
       }
       const lost = new LostReserve(catalogClients, options);
-      const upgradeThrough = (inventory: CatalogInventory) => new UpgradeTicketUseCase(prisma, inventory, driveUpgrade(prisma, { catalog: inventory, codes }, logger), noKeys(), logger);
-      const request = { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } };
+      const upgradeThrough = (inventory: CatalogInventory) => new UpgradeTicketUseCase(prisma, inventory, driveUpgrade(prisma, { catalog: inventory, codes, payments }, logger), noKeys(), logger);
+      const request = { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 }, payment_intent_id: '' };
       await expect(upgradeThrough(lost).execute(claims, tenantOf(claims), request)).rejects.toMatchObject({ code: 'service_unavailable' });
       await issue(claims, saleRequest(ticket.event_id, vip, { quantity: 1, payment: { reference: 'v', amount: 9000 } }));
       await expect(upgradeThrough(catalog).execute(claims, tenantOf(claims), request)).rejects.toMatchObject({ code: 'sold_out' });
@@ -1485,7 +1501,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
       // A process that took the ticket and died before recording the upgrade.
       expect(await new UpgradeRepository(prisma).take(tenantOf(claims), ticket, newId('tch'))).toBe(true);
       await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).rejects.toMatchObject({ code: 'ticket_changed' });
-      const redrive = (afterMs: number) => driveUpgrade(prisma, { catalog, codes }, logger).redrive(afterMs);
+      const redrive = (afterMs: number) => driveUpgrade(prisma, { catalog, codes, payments }, logger).redrive(afterMs);
       await redrive(60_000);
       await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).rejects.toMatchObject({ code: 'ticket_changed' });
       expect(await redrive(0)).toBeGreaterThanOrEqual(1);
@@ -1765,7 +1781,7 @@ describe('ticketing issuance (real PostgreSQL, real gRPC, catalog double)', () =
         await expect(retire(claims, 'refund', ticket.id)).rejects.toMatchObject(refusal);
         await expect(retire(claims, 'revoke', ticket.id)).rejects.toMatchObject(refusal);
         await expect(callUnary(tickets.transferTicket.bind(tickets), { id: ticket.id, customer: bo }, claims, options)).rejects.toMatchObject(refusal);
-        await expect(callUnary(tickets.upgradeTicket.bind(tickets), { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 } }, claims, options)).rejects.toMatchObject(refusal);
+        await expect(callUnary(tickets.upgradeTicket.bind(tickets), { id: ticket.id, tier_id: vip, payment: { reference: 'up', amount: 6500 }, payment_intent_id: '' }, claims, options)).rejects.toMatchObject(refusal);
 
         expect(await callUnary(tickets.getTicket.bind(tickets), { id: ticket.id }, claims, options)).toEqual({ ...ticket, status: 'canceled', updated_at: expect.any(String) });
         expect(await tierCounters(vip)).toEqual({ held: 0, sold: 0 });

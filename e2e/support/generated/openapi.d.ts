@@ -9220,7 +9220,7 @@ export interface operations {
                      * @example tier_01JD3W9ZQ4X8V5K2M7N6P1R0ST
                      */
                     tier_id: string;
-                    /** @description Required when the upgrade costs something (its price_difference). */
+                    /** @description Required when the upgrade costs something (its price_difference): money taken elsewhere, or a payment intent of exactly the difference. */
                     payment?: {
                         /** @enum {string} */
                         type: "external";
@@ -9234,6 +9234,14 @@ export interface operations {
                          * @example 9000
                          */
                         amount: number;
+                    } | {
+                        /** @enum {string} */
+                        type: "payment_intent";
+                        /**
+                         * @description A succeeded payment intent of exactly the order’s total, in the event’s currency, not used for another issuance.
+                         * @example pi_01JD3W9ZQ4X8V5K2M7N6P1R0ST
+                         */
+                        payment_intent: string;
                     };
                 };
             };
@@ -9309,7 +9317,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `tier_not_on_sale`, `event_not_on_sale`, `upgrade_expired`, `ticket_not_valid`, `ticket_changed`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `sold_out`, `tier_not_on_sale`, `event_not_on_sale`, `upgrade_expired`, `payment_intent_used`, `payment_intent_unexpected_state`, `ticket_not_valid`, `ticket_changed`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -48,9 +48,12 @@ const issuancePayment = z
 const upgradeTicketBody = z
   .strictObject({
     tier_id: resourceId('tier').meta({ description: 'A higher-rank, unseated tier of the ticket’s event (GET /v1/tickets/{id}/upgrade-options). Seated tickets are not upgraded.' }),
-    payment: externalPayment('Minor units of the event’s currency; must equal the price difference.')
+    payment: z
+      .discriminatedUnion('type', [externalPayment('Minor units of the event’s currency; must equal the price difference.'), intentPayment], {
+        error: 'must say how it was paid: type external (with reference and amount) or payment_intent (with payment_intent)',
+      })
       .optional()
-      .meta({ description: 'Required when the upgrade costs something (its price_difference).' }),
+      .meta({ description: 'Required when the upgrade costs something (its price_difference): money taken elsewhere, or a payment intent of exactly the difference.' }),
   })
   .meta({ example: { tier_id: 'tier_01JD3WB5C7E9G1J3L5N7Q9S1U4', payment: { type: 'external', reference: 'upgrade-8812', amount: 4500 } } });
 
@@ -225,7 +228,7 @@ export const ticketsRoutes = [
     summary: 'Move a valid ticket to a higher-rank tier, paying the difference; it gets a new code',
     tag: TAG,
     access: secretKey('tickets:manage'),
-    errors: ['resource_missing', 'sold_out', 'tier_not_on_sale', 'event_not_on_sale', 'upgrade_expired', ...CHANGE_ERRORS],
+    errors: ['resource_missing', 'sold_out', 'tier_not_on_sale', 'event_not_on_sale', 'upgrade_expired', 'payment_intent_used', 'payment_intent_unexpected_state', ...CHANGE_ERRORS],
     body: upgradeTicketBody,
     response: ticket,
     handler: async ({ params, body }, { services }) =>
@@ -233,7 +236,8 @@ export const ticketsRoutes = [
         await services.tickets.upgradeTicket({
           id: params.id,
           tier_id: body.tier_id,
-          payment: body.payment && { reference: body.payment.reference, amount: body.payment.amount },
+          payment: body.payment?.type === 'external' ? { reference: body.payment.reference, amount: body.payment.amount } : undefined,
+          payment_intent_id: body.payment?.type === 'payment_intent' ? body.payment.payment_intent : '',
         }),
       ),
   }),

@@ -59,7 +59,7 @@ describe('upgradeOptions', () => {
 describe('upgrades and seats', () => {
   const ga = ticketOf(tier('tier_01A', 0, 3000));
   const stalls = tier('tier_01S', 1, 5000, { seated: true });
-  const request = (tierId: string) => ({ ticket_id: 'tkt_1', tier_id: tierId, payment: { reference: 'up', amount: 2000 } });
+  const request = (tierId: string) => ({ ticket_id: 'tkt_1', tier_id: tierId, payment: { type: 'external' as const, reference: 'up', amount: 2000 } });
 
   it('offers no seated tier, and nothing to a seated ticket', () => {
     expect(upgradeOptions(ga, [ga.tier, stalls, tier('tier_01B', 1, 5000)], startsAt, now).map((option) => option.tier_id)).toEqual(['tier_01B']);
@@ -80,7 +80,7 @@ describe('upgrades and seats', () => {
 describe('what an upgrade costs', () => {
   const ga = tier('tier_01A', 0, 3000);
   const vip = tier('tier_01V', 1, 5000);
-  const request = (amount: number) => ({ ticket_id: 'tkt_1', tier_id: vip.id, payment: { reference: 'up', amount } });
+  const request = (amount: number) => ({ ticket_id: 'tkt_1', tier_id: vip.id, payment: { type: 'external' as const, reference: 'up', amount } });
 
   it('charges the new tier’s price less what the ticket was sold for, whatever the ticket’s tier costs now', () => {
     // Sold at 3000; GA's price since lowered to 1500, or raised to 4500.

@@ -86,8 +86,8 @@ export function upgradeOptions(from: UpgradeFrom, tiers: readonly TierFacts[], e
 export interface UpgradeRequest {
   ticket_id: string;
   tier_id: string;
-  /** The difference, paid outside this API; absent when there is nothing to pay. */
-  payment: { reference: string; amount: number } | null;
+  /** The difference: paid outside this API, or through a payment intent (decision 0064); absent when there is nothing to pay. */
+  payment: { type: 'external'; reference: string; amount: number } | { type: 'payment_intent'; reference: string } | null;
 }
 
 /** What an upgrade holds of its new tier, under its change id: one unit, sold. */
@@ -97,14 +97,22 @@ export function upgradeUnit(request: UpgradeRequest): { tier_id: string; quantit
 
 const PAYMENT_REFERENCE_MAX_LENGTH = 255;
 
-export function validUpgradeRequest(command: { id: string; tier_id: string; payment?: { reference: string; amount: number } }): UpgradeRequest {
+export function validUpgradeRequest(command: { id: string; tier_id: string; payment?: { reference: string; amount: number }; payment_intent_id?: string }): UpgradeRequest {
   const payment = command.payment;
+  const intentId = command.payment_intent_id ? requiredIdParam(command.payment_intent_id, 'payment.payment_intent') : null;
+  if (payment && intentId) throw new ApiError('parameter_invalid', 'Give one payment: money taken elsewhere, or a payment intent.', { param: 'payment' });
   return {
     ticket_id: requiredIdParam(command.id, 'id'),
     tier_id: requiredIdParam(command.tier_id, 'tier_id'),
-    payment: payment
-      ? { reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH), amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER) }
-      : null,
+    payment: intentId
+      ? { type: 'payment_intent', reference: intentId }
+      : payment
+        ? {
+            type: 'external',
+            reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH),
+            amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER),
+          }
+        : null,
   };
 }
 
@@ -131,8 +139,13 @@ export function upgradePrice(from: UpgradeFrom, target: TierFacts | undefined, r
   }
   if (target.minPerOrder > 1) throw soldInOrdersOfSeveral(target.id, `at least ${target.minPerOrder} tickets`);
   const difference = priceDifference(from, target);
-  const paid = request.payment?.amount ?? 0;
   if (difference > 0 && !request.payment) throw new ApiError('parameter_missing', `Missing required parameter: payment (the price difference, ${difference} in minor units of ${current.currency}).`, { param: 'payment' });
+  if (request.payment?.type === 'payment_intent') {
+    // Payments checks the intent is of exactly the difference when the upgrade claims it.
+    if (difference === 0) throw new ApiError('parameter_invalid', 'This upgrade costs nothing: leave payment out.', { param: 'payment' });
+    return difference;
+  }
+  const paid = request.payment?.amount ?? 0;
   if (paid !== difference) throw new ApiError('parameter_invalid', `payment.amount must be ${difference} (minor units of ${current.currency}), the price difference.`, { param: 'payment.amount' });
   return difference;
 }

@@ -32,8 +32,8 @@ import type { QueueStore } from '../waiting-room/queue-store';
 import { toCompMessage, toCustomerMessage, toIssuedTicketsMessage, toQueueEntryMessage, toQueueMessage, toSeatHoldMessage, toTicketMessage } from './messages';
 
 /** Driving upgrades on, for a call (whose write is the upgrade's record) and for the re-driver; gets the unrecorded client. */
-export function driveUpgrade(client: PrismaClient, { catalog, codes }: Pick<TicketingDependencies, 'catalog' | 'codes'>, logger: Logger): DriveUpgradeUseCase {
-  return new DriveUpgradeUseCase(client, catalog, codes, new ReturnUnitsUseCase(client, catalog, logger), logger);
+export function driveUpgrade(client: PrismaClient, { catalog, codes, payments }: Pick<TicketingDependencies, 'catalog' | 'codes' | 'payments'>, logger: Logger): DriveUpgradeUseCase {
+  return new DriveUpgradeUseCase(client, catalog, codes, new ReturnUnitsUseCase(client, catalog, logger), payments, logger);
 }
 
 /** What the use cases need beyond the database. */
@@ -95,7 +95,7 @@ export function ticketingGrpcServices(
   const waitingRoom = new WaitingRoomUseCase(client, catalog, queues, options.logger);
   const listUpgradeOptions = new ListUpgradeOptionsUseCase(prisma, catalog);
   const createDeliveryLink = new CreateDeliveryLinkUseCase(prisma, deliveryLinks);
-  const upgradeTicket = new UpgradeTicketUseCase(prisma, catalog, driveUpgrade(client, { catalog, codes }, options.logger), keys, options.logger);
+  const upgradeTicket = new UpgradeTicketUseCase(prisma, catalog, driveUpgrade(client, { catalog, codes, payments }, options.logger), keys, options.logger);
   return [
     {
       definition: ticketingV1.CustomerServiceService,

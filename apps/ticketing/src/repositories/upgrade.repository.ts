@@ -16,6 +16,8 @@ export interface TicketUpgrade {
   from_tier_id: string;
   to_tier_id: string;
   amount: number;
+  /** How the difference was paid; null when there was nothing to pay. */
+  payment_type: 'external' | 'payment_intent' | null;
   payment_reference: string | null;
   state: UpgradeState;
   refusal: IssuanceRefusal | null;
@@ -27,6 +29,7 @@ interface UpgradeRow {
   from_tier_id: string | null;
   to_tier_id: string | null;
   amount: bigint | null;
+  payment_type: string | null;
   payment_reference: string | null;
   state: string;
   refusal: unknown;
@@ -38,12 +41,13 @@ const toUpgrade = (row: UpgradeRow): TicketUpgrade => ({
   from_tier_id: row.from_tier_id!,
   to_tier_id: row.to_tier_id!,
   amount: Number(row.amount),
+  payment_type: row.payment_type as TicketUpgrade['payment_type'],
   payment_reference: row.payment_reference,
   state: row.state as UpgradeState,
   refusal: row.refusal as IssuanceRefusal | null,
 });
 
-const upgradeColumns = { id: true, ticket_id: true, from_tier_id: true, to_tier_id: true, amount: true, payment_reference: true, state: true, refusal: true } as const;
+const upgradeColumns = { id: true, ticket_id: true, from_tier_id: true, to_tier_id: true, amount: true, payment_type: true, payment_reference: true, state: true, refusal: true } as const;
 
 /**
  * Upgrades in ticket_changes, and the ticket rows they move. Each step is one statement; the
@@ -106,10 +110,10 @@ export class UpgradeRepository {
         UPDATE tickets SET updated_at = now()
          WHERE id = ${ticket.id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} AND pending_change_id = ${upgrade.id}
         RETURNING id, tier_id, customer_id, code_version)
-      INSERT INTO ticket_changes (id, account_id, mode, ticket_id, kind, code_version, from_customer_id, to_customer_id, from_tier_id, to_tier_id, amount, payment_reference, state)
-      SELECT ${upgrade.id}, ${tenant.accountId}, ${tenant.mode}, id, 'upgrade', code_version, customer_id, customer_id, tier_id, ${upgrade.to_tier_id}, ${upgrade.amount}, ${upgrade.payment_reference}, 'pending'
+      INSERT INTO ticket_changes (id, account_id, mode, ticket_id, kind, code_version, from_customer_id, to_customer_id, from_tier_id, to_tier_id, amount, payment_type, payment_reference, state)
+      SELECT ${upgrade.id}, ${tenant.accountId}, ${tenant.mode}, id, 'upgrade', code_version, customer_id, customer_id, tier_id, ${upgrade.to_tier_id}, ${upgrade.amount}, ${upgrade.payment_type}, ${upgrade.payment_reference}, 'pending'
         FROM marked
-      RETURNING id, ticket_id, from_tier_id, to_tier_id, amount, payment_reference, state, refusal`;
+      RETURNING id, ticket_id, from_tier_id, to_tier_id, amount, payment_type, payment_reference, state, refusal`;
     return rows[0] ? toUpgrade(rows[0]) : null;
   }
 

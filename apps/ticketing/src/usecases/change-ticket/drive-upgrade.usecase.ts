@@ -2,6 +2,7 @@ import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
 import { ApiError, isRefusal } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
+import type { PaymentClaims } from '../../payments/payment-intents';
 import type { CatalogInventory } from '../../catalog/catalog-inventory';
 import type { PrismaClient } from '../../db';
 import { refusalError, toRefusal } from '../../domain/issuance';
@@ -27,6 +28,7 @@ export class DriveUpgradeUseCase {
     private readonly catalog: CatalogInventory,
     private readonly codes: TicketCodeSigner,
     private readonly units: ReturnUnitsUseCase,
+    private readonly payments: PaymentClaims,
     private readonly logger: Logger,
   ) {}
 
@@ -45,15 +47,28 @@ export class DriveUpgradeUseCase {
 
   async finish(claims: InternalClaims, tenant: Tenant, upgrade: TicketUpgrade): Promise<TicketingTicket> {
     const upgrades = new UpgradeRepository(this.prisma);
+    const ticket = (await new TicketRepository(this.prisma).findById(tenant, upgrade.ticket_id))!;
+    // A difference paid through a payment intent: the intent is claimed for this upgrade before its unit is sold (decision 0064).
+    const intentId = upgrade.payment_type === 'payment_intent' ? upgrade.payment_reference! : null;
+    if (intentId) {
+      try {
+        await this.payments.claim(claims, intentId, { id: upgrade.id, amount: upgrade.amount, currency: ticket.currency });
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        await this.catalog.release(claims, upgrade.id);
+        await upgrades.refuse(tenant, upgrade, toRefusal(error));
+        return this.execute(claims, tenant, upgrade.id);
+      }
+    }
     try {
       await this.catalog.commit(claims, upgrade.id);
     } catch (error) {
       if (!isRefusal(error)) throw error;
+      if (intentId) await this.payments.release(claims, intentId, upgrade.id);
       const expired = new ApiError('upgrade_expired', 'This upgrade stalled for over a minute, so the unit held for it was released and the ticket was not changed. Upgrade again with a new Idempotency-Key.');
       await upgrades.refuse(tenant, upgrade, toRefusal(error.code === 'reservation_released' ? expired : error));
       return this.execute(claims, tenant, upgrade.id);
     }
-    const ticket = (await new TicketRepository(this.prisma).findById(tenant, upgrade.ticket_id))!;
     const after = { ...ticket, tier_id: upgrade.to_tier_id, price: ticket.price + upgrade.amount, code_version: ticket.code_version + 1 };
     const code = this.codes.sign({ ticketId: ticket.id, eventId: ticket.event_id, version: after.code_version });
     const { message } = newChange(tenant, 'ticket.upgraded', after, { reason: null, from_tier_id: upgrade.from_tier_id, amount: upgrade.amount });

@@ -34,7 +34,7 @@ export class UpgradeTicketUseCase {
     private readonly logger: Logger,
   ) {}
 
-  async execute(claims: InternalClaims, tenant: Tenant, command: { id: string; tier_id: string; payment?: { reference: string; amount: number } }): Promise<TicketingTicket> {
+  async execute(claims: InternalClaims, tenant: Tenant, command: { id: string; tier_id: string; payment?: { reference: string; amount: number }; payment_intent_id?: string }): Promise<TicketingTicket> {
     const request = validUpgradeRequest(command);
     const id = newId('tch');
     return this.keys.run(
@@ -73,7 +73,7 @@ export class UpgradeTicketUseCase {
     let upgrade: TicketUpgrade;
     try {
       upgrade = await this.prisma.$transaction(async (tx) => {
-        const begun = await new UpgradeRepository(tx).begin(tenant, ticket, { id, to_tier_id: request.tier_id, amount: price, payment_reference: request.payment?.reference ?? null });
+        const begun = await new UpgradeRepository(tx).begin(tenant, ticket, { id, to_tier_id: request.tier_id, amount: price, payment_type: request.payment?.type ?? null, payment_reference: request.payment?.reference ?? null });
         if (!begun) throw lostRace((await new TicketRepository(tx).findById(tenant, ticket.id))!, 'upgraded');
         return begun;
       });

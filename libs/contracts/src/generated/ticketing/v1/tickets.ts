@@ -219,8 +219,12 @@ export interface UpgradeOptionList {
 export interface UpgradeTicketRequest {
   id: string;
   tier_id: string;
-  /** Unset when there is no difference to pay. */
-  payment?: ExternalPayment | undefined;
+  /** Unset when there is no difference to pay, or when paid through a payment intent. */
+  payment?:
+    | ExternalPayment
+    | undefined;
+  /** Paid through a succeeded payment intent (pi_…) of exactly the difference instead (decision 0064); empty otherwise. */
+  payment_intent_id: string;
 }
 
 export interface CreateDeliveryLinkRequest {
@@ -2125,7 +2129,7 @@ export const UpgradeOptionList: MessageFns<UpgradeOptionList> = {
 };
 
 function createBaseUpgradeTicketRequest(): UpgradeTicketRequest {
-  return { id: "", tier_id: "", payment: undefined };
+  return { id: "", tier_id: "", payment: undefined, payment_intent_id: "" };
 }
 
 export const UpgradeTicketRequest: MessageFns<UpgradeTicketRequest> = {
@@ -2138,6 +2142,9 @@ export const UpgradeTicketRequest: MessageFns<UpgradeTicketRequest> = {
     }
     if (message.payment !== undefined) {
       ExternalPayment.encode(message.payment, writer.uint32(26).fork()).join();
+    }
+    if (message.payment_intent_id !== "") {
+      writer.uint32(34).string(message.payment_intent_id);
     }
     return writer;
   },
@@ -2177,6 +2184,14 @@ export const UpgradeTicketRequest: MessageFns<UpgradeTicketRequest> = {
             }
 
             message.payment = ExternalPayment.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.payment_intent_id = reader.string();
             continue;
           }
         }
