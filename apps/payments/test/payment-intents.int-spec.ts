@@ -1,5 +1,5 @@
 import type { InternalClaims } from '@ticketing/auth';
-import type { CallerOptions } from '@ticketing/grpc';
+import { callUnary, type CallerOptions } from '@ticketing/grpc';
 import { waitFor } from '@ticketing/testing';
 import { caller, intentCalls, intentEventTypes, startPaymentsHarness, tenantClaims, unbalancedLedgerTransactions, type PaymentsHarness } from './support/payments-harness';
 
@@ -100,6 +100,21 @@ describe('payment intents (real PostgreSQL, real gRPC, sandbox processor)', () =
     // Answering the page again changes nothing.
     expect(await harness.core.completeAuthentication.execute(charge!.id, false)).toMatchObject({ status: 'succeeded' });
     expect(await intentEventTypes(harness.prisma, intent.id)).toEqual(['payment_intent.created', 'payment_intent.requires_action', 'payment_intent.succeeded']);
+  });
+
+  it('cancels an intent awaiting the buyer’s authentication: its charge is abandoned, and the page can no longer complete it', async () => {
+    const claims = tenantClaims();
+    const intent = await calls.create(claims, { payment_method: 'pm_card_authenticationRequired' });
+    await calls.confirm(claims, intent.id);
+    const [charge] = await chargesOf(intent.id);
+    const canceled = await callUnary(harness.intents.cancelPaymentIntent.bind(harness.intents), { id: intent.id }, claims, caller);
+    expect(canceled).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_customer' });
+    expect(canceled.next_action).toBeUndefined();
+    expect(await harness.core.completeAuthentication.execute(charge!.id, true)).toMatchObject({ status: 'canceled' });
+    expect((await chargesOf(intent.id)).map((row) => row.status)).toEqual(['failed']);
+    expect(await harness.prisma.payment.count({ where: { payment_intent_id: intent.id } })).toBe(0);
+    expect(await intentEventTypes(harness.prisma, intent.id)).toEqual(['payment_intent.created', 'payment_intent.requires_action', 'payment_intent.canceled']);
+    await expect(callUnary(harness.intents.cancelPaymentIntent.bind(harness.intents), { id: intent.id }, claims, caller)).rejects.toMatchObject({ code: 'payment_intent_unexpected_state' });
   });
 
   it('fails a charge whose buyer does not authenticate, with authentication_failed', async () => {
