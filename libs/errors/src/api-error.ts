@@ -66,3 +66,14 @@ export function toErrorEnvelope(error: ApiError, requestId: string): ErrorEnvelo
 
 /** Another service said no (4xx): nothing changed there, and asking again would get the same answer. */
 export const isRefusal = (error: unknown): error is ApiError => error instanceof ApiError && error.status < 500;
+
+/** The refusal `work` met, if another service refused it; any other failure (an unknown outcome) is thrown. */
+export async function refusalOf(work: () => Promise<unknown>): Promise<ApiError | null> {
+  try {
+    await work();
+    return null;
+  } catch (error) {
+    if (isRefusal(error)) return error;
+    throw error;
+  }
+}

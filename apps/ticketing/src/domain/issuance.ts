@@ -1,6 +1,7 @@
 import { ApiError, isErrorCode } from '@ticketing/errors';
 import { integerInRange, requiredIdParam, requiredText, validMetadata } from '@ticketing/fields';
 import { validCustomerChoice, type CustomerChoice, type CustomerReference } from './customer';
+import { validPayment, type ExternalPayment, type PaymentIntentNamed, type PaymentIntentPayment } from './payment';
 
 /**
  * An issuance is one request for tickets (decision 0030). It is recorded as pending before
@@ -10,18 +11,6 @@ import { validCustomerChoice, type CustomerChoice, type CustomerReference } from
 export type IssuanceStatus = 'pending' | 'issued' | 'refused';
 export type IssuanceKind = 'sale' | 'comp';
 
-export interface ExternalPayment {
-  type: 'external';
-  reference: string;
-  amount: number;
-}
-
-/** Paid through a payment intent of the payments service (decision 0062): `reference` is its id (pi_…). */
-export interface PaymentIntentPayment {
-  type: 'payment_intent';
-  reference: string;
-  amount: number;
-}
 
 /** Why an issuance was refused, kept so a retry answers the same error. */
 export interface IssuanceRefusal {
@@ -64,12 +53,6 @@ interface OrderRequest {
   admission_entry_id: string | null;
 }
 
-/** A payment intent named to pay for a sale, before its amount (the order's total) is known. */
-export interface PaymentIntentNamed {
-  type: 'payment_intent';
-  reference: string;
-}
-
 export interface SaleRequest extends OrderRequest {
   kind: 'sale';
   /** Absent only for an order that costs nothing (a free tier, a discount of the whole total). */
@@ -89,7 +72,6 @@ export type IssuanceRequest = SaleRequest | CompRequest;
 
 /** Far above any real order; catalog's tier limits are the ones that usually apply. */
 export const MAX_TICKETS_PER_ISSUANCE = 100;
-const PAYMENT_REFERENCE_MAX_LENGTH = 255;
 export const COMP_REASON_MAX_LENGTH = 500;
 
 interface OrderCommand {
@@ -129,21 +111,10 @@ function validOrder(command: OrderCommand, quantity: number): OrderRequest {
 
 /** A sale's request; whether it needed a payment is known once catalog priced it (assertPaidInFull). */
 export function validSaleRequest(command: SaleCommand): SaleRequest {
-  const payment = command.payment;
-  const intentId = command.payment_intent_id ? requiredIdParam(command.payment_intent_id, 'payment.payment_intent') : null;
-  if (payment && intentId) throw new ApiError('parameter_invalid', 'Give one payment: money taken elsewhere, or a payment intent.', { param: 'payment' });
   return {
     kind: 'sale',
     ...validOrder(command, command.quantity),
-    payment: intentId
-      ? { type: 'payment_intent', reference: intentId }
-      : payment
-        ? {
-            type: 'external',
-            reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH),
-            amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER),
-          }
-        : null,
+    payment: validPayment(command.payment, command.payment_intent_id),
     discount_code: command.discount_code?.trim() || null,
     metadata: validMetadata(command.metadata),
   };

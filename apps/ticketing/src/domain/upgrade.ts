@@ -1,5 +1,6 @@
 import { ApiError } from '@ticketing/errors';
-import { integerInRange, requiredIdParam, requiredText } from '@ticketing/fields';
+import { requiredIdParam } from '@ticketing/fields';
+import { validPayment, type ExternalPayment, type PaymentIntentNamed } from './payment';
 
 /**
  * Upgrades (decision 0032): a valid ticket moves to a higher-rank tier of the same event, paying
@@ -87,7 +88,7 @@ export interface UpgradeRequest {
   ticket_id: string;
   tier_id: string;
   /** The difference: paid outside this API, or through a payment intent (decision 0064); absent when there is nothing to pay. */
-  payment: { type: 'external'; reference: string; amount: number } | { type: 'payment_intent'; reference: string } | null;
+  payment: ExternalPayment | PaymentIntentNamed | null;
 }
 
 /** What an upgrade holds of its new tier, under its change id: one unit, sold. */
@@ -95,24 +96,12 @@ export function upgradeUnit(request: UpgradeRequest): { tier_id: string; quantit
   return { tier_id: request.tier_id, quantity: 1, kind: 'sale' };
 }
 
-const PAYMENT_REFERENCE_MAX_LENGTH = 255;
 
 export function validUpgradeRequest(command: { id: string; tier_id: string; payment?: { reference: string; amount: number }; payment_intent_id?: string }): UpgradeRequest {
-  const payment = command.payment;
-  const intentId = command.payment_intent_id ? requiredIdParam(command.payment_intent_id, 'payment.payment_intent') : null;
-  if (payment && intentId) throw new ApiError('parameter_invalid', 'Give one payment: money taken elsewhere, or a payment intent.', { param: 'payment' });
   return {
     ticket_id: requiredIdParam(command.id, 'id'),
     tier_id: requiredIdParam(command.tier_id, 'tier_id'),
-    payment: intentId
-      ? { type: 'payment_intent', reference: intentId }
-      : payment
-        ? {
-            type: 'external',
-            reference: requiredText(payment.reference, 'payment.reference', PAYMENT_REFERENCE_MAX_LENGTH),
-            amount: integerInRange(payment.amount, 'payment.amount', 0, Number.MAX_SAFE_INTEGER),
-          }
-        : null,
+    payment: validPayment(command.payment, command.payment_intent_id),
   };
 }
 

@@ -1,5 +1,5 @@
 import { claimsForTenant, type InternalClaims, type Tenant } from '@ticketing/auth';
-import { ApiError, isRefusal } from '@ticketing/errors';
+import { refusalOf } from '@ticketing/errors';
 import type { CatalogOrders } from '../../catalog/catalog-orders';
 import type { PrismaClient } from '../../db';
 import type { Order } from '../../domain/order';
@@ -9,16 +9,6 @@ import type { Charge } from '../../repositories/charge.repository';
 import { PaymentIntentRepository } from '../../repositories/payment-intent.repository';
 import type { SettleChargeUseCase } from '../settle-charge/settle-charge.usecase';
 
-/** The refusal `work` met, if it was refused; any other failure is thrown. */
-async function refusalOf(work: () => Promise<void>): Promise<ApiError | null> {
-  try {
-    await work();
-    return null;
-  } catch (error) {
-    if (isRefusal(error)) return error;
-    throw error;
-  }
-}
 
 const ORDER_LOST = {
   code: 'order_expired',

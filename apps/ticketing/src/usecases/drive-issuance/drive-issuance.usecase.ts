@@ -1,7 +1,7 @@
 import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
 import { TICKETING_SEAT_TOPIC, TICKETING_TICKET_TOPIC } from '@ticketing/contracts';
 import { GroupCommit } from '@ticketing/db';
-import { ApiError, isRefusal } from '@ticketing/errors';
+import { ApiError, refusalOf } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { outboxRow, type OutboxRow } from '@ticketing/kafka';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
@@ -20,16 +20,6 @@ export interface IssuedTickets {
 }
 
 
-/** The refusal `work` met, if it was refused; any other failure is thrown (its outcome is unknown). */
-async function refusalOf(work: () => Promise<void>): Promise<ApiError | null> {
-  try {
-    await work();
-    return null;
-  } catch (error) {
-    if (isRefusal(error)) return error;
-    throw error;
-  }
-}
 
 /**
  * The refusal a client is told. A hold that lapsed before the commit is catalog's
