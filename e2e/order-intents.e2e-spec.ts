@@ -114,6 +114,14 @@ describe('order intents through the gateway', () => {
     expect((await api.get(`/v1/tickets/${tickets[1].id}`)).body.status).toBe('valid');
   });
 
+  it('refuses an order for an event selling through its waiting room, holding nothing: orders never skip the queue', async () => {
+    const { eventId, tierId } = await onSale(5);
+    expect((await api.patch(`/v1/events/${eventId}`, { waiting_room: { enabled: true, admission_rate_per_minute: 60 } })).status).toBe(200);
+    const refused = await api.post('/v1/payment_intents', { order: order(eventId, [{ tier_id: tierId, quantity: 1 }]) });
+    expect({ status: refused.status, code: refused.body.error.code, param: refused.body.error.param }).toEqual({ status: 403, code: 'admission_token_required', param: 'order.event_id' });
+    expect(await counters(tierId)).toEqual({ held: 0, sold: 0 });
+  });
+
   it('refuses an order whose units cannot all be held with sold_out, holding nothing', async () => {
     const { eventId, tierId, vipId } = await onSale(3);
     const refused = await api.post('/v1/payment_intents', { order: order(eventId, [{ tier_id: vipId, quantity: 1 }, { tier_id: tierId, quantity: 4 }]) });

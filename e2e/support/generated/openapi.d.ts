@@ -11718,7 +11718,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description The key may not do this; it needs scope `payments:write`. Codes: `forbidden`. */
+            /** @description The key may not do this; it needs scope `payments:write`. Codes: `forbidden`, `admission_token_required`. */
             403: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -62,7 +62,7 @@ export const paymentsRoutes = [
     summary: 'Create a payment intent',
     tag: TAG,
     access,
-    errors: ['live_payments_unavailable', 'resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'discount_not_applicable'],
+    errors: ['live_payments_unavailable', 'resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'discount_not_applicable', 'admission_token_required'],
     body: createPaymentIntentBody,
     response: paymentIntentResource,
     handler: async ({ body }, { services }) =>

@@ -68,9 +68,16 @@ export class CatalogOrders {
       ),
     );
     const refused = outcomes.findIndex((outcome) => outcome.status === 'rejected');
-    if (refused === -1) return;
+    // An event selling through its waiting room needs an admission, which orders do not carry yet (decision 0062).
+    const throughWaitingRoom = outcomes.some((outcome) => outcome.status === 'fulfilled' && outcome.value.waiting_room_enabled);
+    if (refused === -1 && !throughWaitingRoom) return;
     await this.withdraw(claims, lines);
-    throw aboutItem((outcomes[refused] as PromiseRejectedResult).reason, refused);
+    if (refused !== -1) throw aboutItem((outcomes[refused] as PromiseRejectedResult).reason, refused);
+    throw new ApiError(
+      'admission_token_required',
+      `Event '${eventId}' sells through its waiting room, and order intents do not take admissions yet: issue its tickets with POST /v1/events/${eventId}/tickets and the buyer's admission_token, paid with a payment intent.`,
+      { param: 'order.event_id' },
+    );
   }
 
   /** Gives back whatever the lines may hold, including holds whose outcome was never known (decision 0029). */
