@@ -122,6 +122,37 @@ describe('order intents through the gateway', () => {
     expect(await counters(tierId)).toEqual({ held: 0, sold: 0 });
   });
 
+  it('sells a seat hold’s seats: the hold is taken for the order until it is paid, and free again when it is canceled', async () => {
+    const event = await api.post('/v1/events', { name: 'Seated paid night', starts_at: '2099-10-01T19:30:00Z', currency: 'EUR' });
+    const stalls = await api.post(`/v1/events/${event.body.id}/tiers`, { name: 'Stalls', price: 5000, capacity: 4, seated: true });
+    const seats = (labels: string[]) => labels.map((label) => ({ label, tier_id: stalls.body.id }));
+    expect((await api.put(`/v1/events/${event.body.id}/seatmap`, { sections: [{ label: 'Stalls', rows: [{ label: 'A', seats: seats(['1', '2', '3', '4']) }] }] })).status).toBe(200);
+    expect((await api.patch(`/v1/events/${event.body.id}`, { status: 'published' })).status).toBe(200);
+    const hold = await api.post(`/v1/events/${event.body.id}/seats/hold`, { seats: ['Stalls:A:1', 'Stalls:A:2'] });
+    const seatedOrder = (holdId: string, quantity = 2) => order(event.body.id, [{ tier_id: stalls.body.id, quantity }], { seat_hold_id: holdId });
+
+    const wrongCount = await api.post('/v1/payment_intents', { order: seatedOrder(hold.body.id, 3) });
+    expect({ status: wrongCount.status, param: wrongCount.body.error.param }).toEqual({ status: 400, param: 'order.items[0].quantity' });
+    const created = await api.post('/v1/payment_intents', { order: seatedOrder(hold.body.id), payment_method: 'pm_card_visa' });
+    expect(created.status).toBe(200);
+    expect(created.body.order.lines[0]).toMatchObject({ seat_hold: hold.body.id, amount: 10_000 });
+    const again = await api.post('/v1/payment_intents', { order: seatedOrder(hold.body.id) });
+    expect({ status: again.status, code: again.body.error.code }).toEqual({ status: 409, code: 'seat_hold_unavailable' });
+
+    expect((await api.post(`/v1/payment_intents/${created.body.id}/confirm`)).body.status).toBe('succeeded');
+    const tickets = await waitFor('the seated tickets', async () => {
+      const found = await ticketsOf(created.body.order.lines[0].issuance);
+      return found.length === 2 ? found : undefined;
+    });
+    expect(tickets.map((ticket: { seat: string }) => ticket.seat).sort()).toEqual(['Stalls:A:1', 'Stalls:A:2']);
+
+    const other = await api.post(`/v1/events/${event.body.id}/seats/hold`, { seats: ['Stalls:A:3'] });
+    const canceledOrder = await api.post('/v1/payment_intents', { order: seatedOrder(other.body.id, 1) });
+    expect((await api.post(`/v1/payment_intents/${canceledOrder.body.id}/cancel`)).body.status).toBe('canceled');
+    const reordered = await api.post('/v1/payment_intents', { order: seatedOrder(other.body.id, 1) });
+    expect(reordered.status).toBe(200);
+  });
+
   it('refuses an order whose units cannot all be held with sold_out, holding nothing', async () => {
     const { eventId, tierId, vipId } = await onSale(3);
     const refused = await api.post('/v1/payment_intents', { order: order(eventId, [{ tier_id: vipId, quantity: 1 }, { tier_id: tierId, quantity: 4 }]) });

@@ -36,6 +36,7 @@ export function servicePorts(offset = 0): Record<ServiceName, Record<string, str
     payments: {
       ...backend('payments'),
       CATALOG_GRPC_URL: grpcUrl('catalog'),
+      TICKETING_GRPC_URL: grpcUrl('ticketing'),
       PAGES_PORT: String(DEFAULT_PORTS.payments.pages + offset),
       PUBLIC_BASE_URL: `http://127.0.0.1:${DEFAULT_PORTS.gateway.http + offset}`,
     },

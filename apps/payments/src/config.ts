@@ -11,7 +11,9 @@ const paymentsEnv = z.object({
   KAFKA_GROUP_ID: z.string().min(1).default('payments'),
   /** Catalog, which prices orders and holds their units. */
   CATALOG_GRPC_URL: grpcAddress('catalog'),
-  /** How long one call to catalog may take. */
+  /** Ticketing, whose seat holds orders take (decision 0062). */
+  TICKETING_GRPC_URL: grpcAddress('ticketing'),
+  /** How long one call to catalog or ticketing may take. */
   GRPC_DEADLINE_MS: grpcDeadlineMs,
   /** The sandbox's authentication pages (decision 0061); the gateway forwards /sandbox/… here. */
   PAGES_PORT: port(DEFAULT_PORTS.payments.pages),

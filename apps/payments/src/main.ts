@@ -9,6 +9,7 @@ import { createPaymentsPrisma } from './db';
 import { paymentsGrpcServices } from './grpc/services';
 import { paymentCore } from './payment-core';
 import { startSandboxPageServer } from './sandbox/sandbox-page.server';
+import { OrderSeatHolds, seatHoldsClientAt } from './ticketing/seat-holds';
 import { AdvanceSandboxPayoutsUseCase } from './usecases/advance-sandbox-payouts/advance-sandbox-payouts.usecase';
 
 void runService({
@@ -26,9 +27,11 @@ void runService({
 
     const catalogClients = catalogClientsAt(config.CATALOG_GRPC_URL);
     const catalog = new CatalogOrders(catalogClients, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
+    const seatHoldsClient = seatHoldsClientAt(config.TICKETING_GRPC_URL);
+    const seatHolds = new OrderSeatHolds(seatHoldsClient, { tokenSecret: config.INTERNAL_TOKEN_SECRET, deadlineMs: config.GRPC_DEADLINE_MS });
     const core = paymentCore(
       prisma,
-      catalog,
+      { catalog, seatHolds },
       {
         fees: { percentBps: config.PAYMENT_FEE_PERCENT_BPS, fixed: config.PAYMENT_FEE_FIXED },
         settlementDelayMs: config.SETTLEMENT_DELAY_MS,
@@ -78,6 +81,7 @@ void runService({
       { name: 'outbox relay', run: () => publishing.stop() },
       { name: 'idempotency record sweeper', run: () => idempotencySweeper.stop() },
       { name: 'catalog clients', run: async () => Object.values(catalogClients).forEach((client) => client.close()) },
+      { name: 'ticketing client', run: async () => seatHoldsClient.close() },
       { name: 'kafka producer', run: () => producer.disconnect() },
       { name: 'database', run: () => prisma.$disconnect() },
     ];

@@ -1,5 +1,6 @@
 import type { Logger } from '@ticketing/observability';
 import type { CatalogOrders } from './catalog/catalog-orders';
+import type { OrderSeatHolds } from './ticketing/seat-holds';
 import type { PrismaClient } from './db';
 import type { FeeSchedule } from './domain/fees';
 import { Processors } from './processors/payment-processor';
@@ -30,6 +31,7 @@ export interface PaymentCore {
   settings: PaymentCoreSettings;
   processors: Processors;
   catalog: CatalogOrders;
+  seatHolds: OrderSeatHolds;
   settle: SettleChargeUseCase;
   drive: DriveChargeUseCase;
   redriveCharges: RedriveChargesUseCase;
@@ -43,7 +45,7 @@ const sandboxOnly = (sandbox: SandboxProcessor) => new Processors(sandbox, null)
 
 export function paymentCore(
   prisma: PrismaClient,
-  catalog: CatalogOrders,
+  { catalog, seatHolds }: { catalog: CatalogOrders; seatHolds: OrderSeatHolds },
   settings: PaymentCoreSettings,
   logger: Logger,
   processorsAround: (sandbox: SandboxProcessor) => Processors = sandboxOnly): PaymentCore {
@@ -59,10 +61,11 @@ export function paymentCore(
     settings,
     processors,
     catalog,
+    seatHolds,
     settle,
     drive,
     redriveCharges: new RedriveChargesUseCase(prisma, drive, logger),
-    expireOrders: new ExpireOrderIntentsUseCase(prisma, new CancelPaymentIntentUseCase(prisma, processors, catalog, logger), logger),
+    expireOrders: new ExpireOrderIntentsUseCase(prisma, new CancelPaymentIntentUseCase(prisma, processors, catalog, seatHolds, logger), logger),
     completeAuthentication: new CompleteAuthenticationUseCase(prisma, sandbox, drive),
     refunds: new RefundPaymentUseCase(prisma, processors, logger),
   };

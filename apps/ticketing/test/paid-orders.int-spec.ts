@@ -65,8 +65,8 @@ describe('paid orders (real PostgreSQL, catalog double)', () => {
     const { eventId, tierId } = catalogSide.double.addTier(tenant, { price: 2500, capacity: 5 });
     const other = catalogSide.double.addTier(tenant, { price: 4000, capacity: 5, eventId });
     const lines = [
-      { tier_id: tierId, quantity: 2, amount: 5000, issuance_id: await soldByPayments(tenant, eventId, tierId, 2) },
-      { tier_id: other.tierId, quantity: 1, amount: 4000, issuance_id: await soldByPayments(tenant, eventId, other.tierId, 1) },
+      { tier_id: tierId, quantity: 2, amount: 5000, issuance_id: await soldByPayments(tenant, eventId, tierId, 2), seat_hold_id: null },
+      { tier_id: other.tierId, quantity: 1, amount: 4000, issuance_id: await soldByPayments(tenant, eventId, other.tierId, 1), seat_hold_id: null },
     ];
     const discountId = catalogSide.double.addCodeDiscount('PAIDORDER', 500, 10);
     const intent = succeeded(eventId, lines, discountId);

@@ -3658,6 +3658,8 @@ export interface components {
                     amount: number;
                     /** @description The ticket issuance (iss_…) its tickets come from once the intent succeeds; tickets carry it as issuance_id. */
                     issuance: string;
+                    /** @description The seat hold whose seats the line buys; null for an unseated tier. */
+                    seat_hold: string | null;
                 }[];
                 customer: {
                     email: string;
@@ -11656,6 +11658,11 @@ export interface operations {
                          * @example SUMMER25
                          */
                         discount_code?: string;
+                        /**
+                         * @description For a seated tier: the buyer’s seat hold (POST /v1/events/{id}/seats/hold), whose seats (exactly its item’s quantity) the order buys; it stays taken for the order until it is paid, canceled or expires.
+                         * @example hold_01JD3W9ZQ4X8V5K2M7N6P1R0ST
+                         */
+                        seat_hold_id?: string;
                     } | null;
                     /** @example Order 8812 */
                     description?: string | null;
@@ -11732,7 +11739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `live_payments_unavailable`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `discount_not_applicable`. */
+            /** @description The request conflicts with the current state of the resource, or of its Idempotency-Key. Codes: `idempotency_key_reused`, `idempotency_key_in_use`, `live_payments_unavailable`, `sold_out`, `event_not_on_sale`, `tier_not_on_sale`, `discount_not_applicable`, `seat_hold_unavailable`. */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17923,6 +17930,8 @@ export interface operations {
                                 quantity: number;
                                 amount: number;
                                 issuance_id: string;
+                                /** @default null */
+                                seat_hold_id?: string | null;
                             }[];
                         } | null;
                     };
@@ -17994,6 +18003,8 @@ export interface operations {
                                 quantity: number;
                                 amount: number;
                                 issuance_id: string;
+                                /** @default null */
+                                seat_hold_id?: string | null;
                             }[];
                         } | null;
                     };
@@ -18065,6 +18076,8 @@ export interface operations {
                                 quantity: number;
                                 amount: number;
                                 issuance_id: string;
+                                /** @default null */
+                                seat_hold_id?: string | null;
                             }[];
                         } | null;
                     };
@@ -18136,6 +18149,8 @@ export interface operations {
                                 quantity: number;
                                 amount: number;
                                 issuance_id: string;
+                                /** @default null */
+                                seat_hold_id?: string | null;
                             }[];
                         } | null;
                     };
@@ -18207,6 +18222,8 @@ export interface operations {
                                 quantity: number;
                                 amount: number;
                                 issuance_id: string;
+                                /** @default null */
+                                seat_hold_id?: string | null;
                             }[];
                         } | null;
                     };

@@ -30,6 +30,7 @@ const orderResource = z
         unit_price: money('The tier’s price when the order was priced.'),
         amount: money('What the line costs, discount included.'),
         issuance: z.string().meta({ description: 'The ticket issuance (iss_…) its tickets come from once the intent succeeds; tickets carry it as issuance_id.' }),
+        seat_hold: z.string().nullable().meta({ description: 'The seat hold whose seats the line buys; null for an unseated tier.' }),
       }),
     ),
     customer: z.object({ email: z.string(), name: z.string().nullable() }),
@@ -154,7 +155,7 @@ export function presentPaymentIntent(intent: paymentsV1.PaymentIntent): z.output
 function presentOrder(order: paymentsV1.Order): z.output<typeof orderResource> {
   return {
     event_id: order.event_id,
-    lines: order.lines.map((line) => ({ tier_id: line.tier_id, quantity: line.quantity, unit_price: line.unit_price, amount: line.amount, issuance: line.issuance_id })),
+    lines: order.lines.map((line) => ({ tier_id: line.tier_id, quantity: line.quantity, unit_price: line.unit_price, amount: line.amount, issuance: line.issuance_id, seat_hold: nullIfEmpty(line.seat_hold_id) })),
     customer: { email: order.customer?.email ?? '', name: nullIfEmpty(order.customer?.name ?? '') },
     discount: nullIfEmpty(order.discount_id),
     subtotal: order.subtotal,

@@ -24,6 +24,9 @@ const order = z
       .meta({ description: `1 to ${MAX_ORDER_ITEMS} tiers of the event, each once, with its quantity (within the tier's per-order limits).` }),
     customer: newCustomer.meta({ description: 'The buyer the tickets are issued to, found by email (case-insensitive) or created.' }),
     discount_code: discountCode.optional().meta({ description: 'A code the buyer entered: the best applicable discount, this one or an automatic one, prices the order.', example: 'SUMMER25' }),
+    seat_hold_id: resourceId('hold')
+      .optional()
+      .meta({ description: 'For a seated tier: the buyer’s seat hold (POST /v1/events/{id}/seats/hold), whose seats (exactly its item’s quantity) the order buys; it stays taken for the order until it is paid, canceled or expires.' }),
   })
   .meta({
     description: `Tickets to buy. Catalog prices the order (the client never sets its price) and holds its units for ${ORDER_LIFETIME_MINUTES} minutes: unpaid by expires_at, the intent is canceled and they are released. Once the intent succeeds, the tickets are issued. Refused with 409 sold_out when the units cannot all be held.`,
@@ -62,7 +65,7 @@ export const paymentsRoutes = [
     summary: 'Create a payment intent',
     tag: TAG,
     access,
-    errors: ['live_payments_unavailable', 'resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'discount_not_applicable', 'admission_token_required'],
+    errors: ['live_payments_unavailable', 'resource_missing', 'sold_out', 'event_not_on_sale', 'tier_not_on_sale', 'discount_not_applicable', 'admission_token_required', 'seat_hold_unavailable'],
     body: createPaymentIntentBody,
     response: paymentIntentResource,
     handler: async ({ body }, { services }) =>
@@ -78,6 +81,7 @@ export const paymentsRoutes = [
             items: body.order.items,
             customer: { email: body.order.customer.email, name: body.order.customer.name ?? '' },
             discount_code: body.order.discount_code ?? '',
+            seat_hold_id: body.order.seat_hold_id ?? '',
           },
         }),
       ),

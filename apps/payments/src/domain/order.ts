@@ -9,6 +9,8 @@ export interface OrderRequest {
   customer: CustomerDetails;
   /** As the buyer typed it; catalog matches it case-insensitively. */
   discount_code: string | null;
+  /** The seat hold (ticketing's) whose seats the order's line of their tier buys; null when none. */
+  seat_hold_id: string | null;
 }
 
 /** One tier of an order as catalog priced it, with the issuance its units are held under. */
@@ -20,6 +22,8 @@ export interface OrderLine {
   amount: number;
   /** Ticketing's issuance that will sell the line (iss_…): catalog holds its units under this id. */
   issuance_id: string;
+  /** The seat hold whose seats the line sells; null for an unseated line. */
+  seat_hold_id: string | null;
 }
 
 /** An order as the intent keeps it. */
@@ -47,7 +51,7 @@ export const MAX_ORDER_LIFETIME_SECONDS = 3600 - ORDER_HOLD_GRACE_SECONDS;
 const MAX_ITEM_QUANTITY = 100;
 const DISCOUNT_CODE = /^[A-Za-z0-9_-]{3,64}$/;
 
-export function validOrderRequest(order: { event_id: string; items: Array<{ tier_id: string; quantity: number }>; customer?: { email: string; name: string }; discount_code: string }): OrderRequest {
+export function validOrderRequest(order: { event_id: string; items: Array<{ tier_id: string; quantity: number }>; customer?: { email: string; name: string }; discount_code: string; seat_hold_id: string }): OrderRequest {
   const eventId = requiredIdParam(order.event_id, 'order.event_id');
   if (order.items.length === 0 || order.items.length > MAX_ORDER_ITEMS) {
     throw new ApiError('parameter_invalid', `order.items must list 1 to ${MAX_ORDER_ITEMS} tiers, each with its quantity.`, { param: 'order.items' });
@@ -62,7 +66,13 @@ export function validOrderRequest(order: { event_id: string; items: Array<{ tier
   if (!order.customer) throw new ApiError('parameter_missing', 'Missing required parameter: order.customer (the buyer’s email, and name if you have it).', { param: 'order.customer' });
   const code = order.discount_code.trim();
   if (code !== '' && !DISCOUNT_CODE.test(code)) throw new ApiError('parameter_invalid', 'order.discount_code must be 3 to 64 letters, digits, hyphens or underscores.', { param: 'order.discount_code' });
-  return { event_id: eventId, items, customer: validCustomerDetails(order.customer.email, order.customer.name, 'order.customer.'), discount_code: code === '' ? null : code };
+  return {
+    event_id: eventId,
+    items,
+    customer: validCustomerDetails(order.customer.email, order.customer.name, 'order.customer.'),
+    discount_code: code === '' ? null : code,
+    seat_hold_id: order.seat_hold_id ? requiredIdParam(order.seat_hold_id, 'order.seat_hold_id') : null,
+  };
 }
 
 /** An order's price comes from its tiers: the client sets neither amount nor, unless it is the event's, currency. */

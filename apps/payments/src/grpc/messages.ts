@@ -22,7 +22,14 @@ export function toPaymentIntentMessage(intent: PaymentIntent): paymentsV1.Paymen
     cancellation_reason: intent.cancellation_reason ?? '',
     created_at: intent.created_at.toISOString(),
     updated_at: intent.updated_at.toISOString(),
-    order: intent.order ? { ...intent.order, customer: { email: intent.order.customer.email, name: intent.order.customer.name ?? '' }, discount_id: intent.order.discount_id ?? '' } : undefined,
+    order: intent.order
+      ? {
+          ...intent.order,
+          lines: intent.order.lines.map((line) => ({ ...line, seat_hold_id: line.seat_hold_id ?? '' })),
+          customer: { email: intent.order.customer.email, name: intent.order.customer.name ?? '' },
+          discount_id: intent.order.discount_id ?? '',
+        }
+      : undefined,
     expires_at: intent.expires_at?.toISOString() ?? '',
   };
 }

@@ -33,17 +33,17 @@ const KEY_CLAIM_LEASE_SECONDS = 30;
  */
 export function paymentsGrpcServices(
   client: PrismaClient,
-  core: Pick<PaymentCore, 'settings' | 'processors' | 'drive' | 'catalog' | 'refunds'>,
+  core: Pick<PaymentCore, 'settings' | 'processors' | 'drive' | 'catalog' | 'seatHolds' | 'refunds'>,
   options: GrpcServerOptions,
 ): Array<{ definition: ServiceDefinition; implementation: UntypedServiceImplementation }> {
   const recorded = idempotentWrites(client, currentIdempotentCall);
   // An order intent holds units in catalog before it records anything: its key is claimed first (decision 0041).
   const keys = new EarlyKeyClaims(client, currentIdempotentCall, KEY_CLAIM_LEASE_SECONDS, (details, message) => options.logger.warn(details, message));
-  const createIntent = new CreatePaymentIntentUseCase(recorded, core.processors, core.catalog, keys, core.settings.orderLifetimeSeconds);
+  const createIntent = new CreatePaymentIntentUseCase(recorded, core.processors, core.catalog, keys, core.seatHolds, core.settings.orderLifetimeSeconds);
   const confirmIntent = new ConfirmPaymentIntentUseCase(client, core.processors, core.drive, currentIdempotentCall);
   const getIntent = new GetPaymentIntentUseCase(client);
   const claims = new ClaimPaymentIntentUseCase(client);
-  const cancelIntent = new CancelPaymentIntentUseCase(recorded, core.processors, core.catalog, options.logger);
+  const cancelIntent = new CancelPaymentIntentUseCase(recorded, core.processors, core.catalog, core.seatHolds, options.logger);
   const getPayment = new GetPaymentUseCase(client);
   const getBalance = new GetBalanceUseCase(client);
   const createPayout = new CreatePayoutUseCase(recorded, core.processors);

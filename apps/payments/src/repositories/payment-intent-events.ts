@@ -20,7 +20,7 @@ export function paymentIntentFacts(intent: PaymentIntent): PaymentIntentFacts {
       event_id: intent.order.event_id,
       customer: intent.order.customer,
       discount_id: intent.order.discount_id,
-      lines: intent.order.lines.map(({ tier_id, quantity, amount, issuance_id }) => ({ tier_id, quantity, amount, issuance_id })),
+      lines: intent.order.lines.map(({ tier_id, quantity, amount, issuance_id, seat_hold_id }) => ({ tier_id, quantity, amount, issuance_id, seat_hold_id })),
     },
   };
 }

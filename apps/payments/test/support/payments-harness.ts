@@ -7,6 +7,7 @@ import { createLogger } from '@ticketing/observability';
 import { createTestDatabase, type TestDatabase } from '@ticketing/testing';
 import { CatalogOrders, catalogClientsAt } from '../../src/catalog/catalog-orders';
 import { createPaymentsPrisma, type PrismaClient } from '../../src/db';
+import { OrderSeatHolds, seatHoldsClientAt } from '../../src/ticketing/seat-holds';
 import { paymentsGrpcServices } from '../../src/grpc/services';
 import { paymentCore, type PaymentCore, type PaymentCoreSettings } from '../../src/payment-core';
 
@@ -34,8 +35,8 @@ export interface PaymentsHarness {
   stop(): Promise<void>;
 }
 
-/** Catalog as plain intents see it: never called (orders are tested end to end, against the real catalog). */
-export const noCatalog = () => new CatalogOrders(catalogClientsAt('127.0.0.1:1'), caller);
+/** Catalog and ticketing as plain intents see them: never called (orders are tested end to end, against the real services). */
+export const noCatalog = () => ({ catalog: new CatalogOrders(catalogClientsAt('127.0.0.1:1'), caller), seatHolds: new OrderSeatHolds(seatHoldsClientAt('127.0.0.1:1'), caller) });
 
 export async function startPaymentsHarness(core: (prisma: PrismaClient) => PaymentCore = (prisma) => paymentCore(prisma, noCatalog(), TEST_SETTINGS, createLogger('payments-test', 'silent'))): Promise<PaymentsHarness> {
   const database: TestDatabase = await createTestDatabase('payments', path.join(__dirname, '../../prisma/migrations'));

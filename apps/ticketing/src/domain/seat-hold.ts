@@ -29,6 +29,8 @@ export interface TicketingSeatHold {
   issuance_id: string | null;
   /** The issuance that took the hold before holding units for its seats, until it is recorded (then issuance_id). */
   taken_by: string | null;
+  /** When the hold was taken for an order intent (decision 0062): until when it stays taken, the order unpaid. */
+  taken_until: Date | null;
   purpose: SeatHoldPurpose;
   /** The waiting-room admission the hold was made with; only it sells the hold (decision 0034). */
   admission_entry_id: string | null;
@@ -114,6 +116,7 @@ export function seatHoldUnavailable(hold: TicketingSeatHold, at: Date, param: st
 function whyUnavailable(hold: TicketingSeatHold, at: Date): string {
   if (hold.status === 'sold') return `was sold by issuance '${hold.issuance_id}'; its seats are sold`;
   if (hold.issuance_id) return `is being sold by issuance '${hold.issuance_id}'; if that issuance is refused, the hold is free again until it expires`;
+  if (hold.taken_by && hold.taken_until) return `is taken by an order awaiting its payment (issuance '${hold.taken_by}'); unpaid, it is free again at ${hold.taken_until.toISOString()}`;
   if (hold.taken_by) {
     // Taken by a sale not recorded yet: its call is on its way, or died (then nothing can refuse it).
     const freedAt = new Date(hold.expires_at.getTime() + UNRECORDED_GRACE_MS).toISOString();

@@ -24,6 +24,7 @@ import { ListTicketsUseCase } from '../usecases/list-tickets/list-tickets.usecas
 import { ListUpgradeOptionsUseCase } from '../usecases/list-upgrade-options/list-upgrade-options.usecase';
 import { ReturnUnitsUseCase } from '../usecases/return-units/return-units.usecase';
 import { CreateSeatHoldUseCase } from '../usecases/seat-holds/create-seat-hold.usecase';
+import { OrderSeatHoldUseCase } from '../usecases/seat-holds/order-seat-hold.usecase';
 import { ReleaseSeatHoldUseCase } from '../usecases/seat-holds/release-seat-hold.usecase';
 import { AdmissionGate } from '../usecases/waiting-room/admission-gate';
 import { WaitingRoomUseCase } from '../usecases/waiting-room/waiting-room.usecase';
@@ -92,6 +93,7 @@ export function ticketingGrpcServices(
   const retireTicket = new RetireTicketUseCase(prisma, new ReturnUnitsUseCase(client, catalog, options.logger), catalog, options.logger);
   const createSeatHold = new CreateSeatHoldUseCase(prisma, catalog, gate, keys);
   const releaseSeatHold = new ReleaseSeatHoldUseCase(prisma);
+  const orderSeatHolds = new OrderSeatHoldUseCase(client);
   const waitingRoom = new WaitingRoomUseCase(client, catalog, queues, options.logger);
   const listUpgradeOptions = new ListUpgradeOptionsUseCase(prisma, catalog);
   const createDeliveryLink = new CreateDeliveryLinkUseCase(prisma, deliveryLinks);
@@ -147,6 +149,8 @@ export function ticketingGrpcServices(
         {
           createSeatHold: async (request, context) => toSeatHoldMessage(await createSeatHold.execute(context.claims, context.tenant, request)),
           releaseSeatHold: async (request, context) => toSeatHoldMessage(await releaseSeatHold.execute(context.tenant, request)),
+          takeSeatHoldForOrder: async (request, context) => ({ issuance_id: await orderSeatHolds.take(context.tenant, request) }),
+          letGoOfSeatHold: async (request, context) => toSeatHoldMessage(await orderSeatHolds.letGo(context.tenant, request.hold_id, request.issuance_id)),
         },
         options,
       ),

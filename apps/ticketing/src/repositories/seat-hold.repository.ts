@@ -16,6 +16,7 @@ interface SeatHoldRow {
   released_at: Date | null;
   issuance_id: string | null;
   taken_by: string | null;
+  taken_until: Date | null;
   purpose: string;
   admission_entry_id: string | null;
 }
@@ -51,7 +52,7 @@ export class SeatHoldRepository {
    * it claimed. Fewer than asked means some were taken: the caller must roll back. Null, with
    * nothing written, when the hold's admission already holds seats in another active hold.
    */
-  async create(tenant: Tenant, hold: Omit<TicketingSeatHold, 'mode' | 'status' | 'released_at' | 'issuance_id' | 'taken_by'>): Promise<{ hold: TicketingSeatHold; claimed: string[] } | null> {
+  async create(tenant: Tenant, hold: Omit<TicketingSeatHold, 'mode' | 'status' | 'released_at' | 'issuance_id' | 'taken_by' | 'taken_until'>): Promise<{ hold: TicketingSeatHold; claimed: string[] } | null> {
     const seatIds = hold.seats.map((seat) => seat.id);
     const tierIds = hold.seats.map((seat) => seat.tier_id);
     const rows = await this.db.$queryRaw<Array<SeatHoldRow & { claimed: string[] }>>`
@@ -101,6 +102,19 @@ export class SeatHoldRepository {
   }
 
   /**
+   * Gives an active, unexpired hold to the line of an order intent that will sell its seats once
+   * paid (decision 0062), until `until`: meanwhile it neither expires nor releases. Taking it
+   * again for the same issuance answers the same. False when the hold was no longer free.
+   */
+  async takeUntil(tenant: Tenant, id: string, issuanceId: string, at: Date, until: Date): Promise<boolean> {
+    const taken = await this.db.seatHold.updateMany({
+      where: { id, account_id: tenant.accountId, mode: tenant.mode, status: 'active', issuance_id: null, expires_at: { gt: at }, OR: [{ taken_by: null }, { taken_by: issuanceId }] },
+      data: { taken_by: issuanceId, taken_until: until },
+    });
+    return taken.count === 1;
+  }
+
+  /**
    * Names the recorded issuance that took the hold as the one selling its seats, in the
    * transaction that records it. False when the hold is no longer its (a sweep of holds taken by
    * issuances presumed dead ended it).
@@ -121,7 +135,7 @@ export class SeatHoldRepository {
   async letGo(tenant: Tenant, id: string, issuanceId: string): Promise<void> {
     await this.db.seatHold.updateMany({
       where: { id, account_id: tenant.accountId, mode: tenant.mode, status: 'active', taken_by: issuanceId, OR: [{ issuance_id: null }, { issuance_id: issuanceId }] },
-      data: { taken_by: null, issuance_id: null },
+      data: { taken_by: null, taken_until: null, issuance_id: null },
     });
   }
 
@@ -156,7 +170,8 @@ export class SeatHoldRepository {
    * and frees their seats, in one statement. Holds another transaction has locked are skipped. A
    * hold taken by an issuance that was never recorded (its process died between taking the hold
    * and recording it) ends too, once `UNRECORDED_GRACE_MS` past its expiry: by then that
-   * issuance's units in catalog have lapsed as well.
+   * issuance's units in catalog have lapsed as well. One taken for an order intent ends once
+   * `taken_until` has passed: the order's units were given back by then.
    */
   async expireDue(at: Date, limit: number, near?: { eventId: string; seatIds: readonly string[]; admissionEntryId: string | null }): Promise<EndedSeatHold[]> {
     const unrecordedBefore = new Date(at.getTime() - UNRECORDED_GRACE_MS);
@@ -164,7 +179,7 @@ export class SeatHoldRepository {
       WITH due AS (
         SELECT h.id FROM seat_holds h
          WHERE h.status = 'active' AND h.issuance_id IS NULL AND h.expires_at <= ${at}
-           AND (h.taken_by IS NULL OR h.expires_at <= ${unrecordedBefore})
+           AND (h.taken_by IS NULL OR (h.taken_until IS NULL AND h.expires_at <= ${unrecordedBefore}) OR h.taken_until <= ${at})
            AND (${near === undefined} OR h.admission_entry_id = ${near?.admissionEntryId ?? null}::text OR h.id IN (
              SELECT c.hold_id FROM seat_claims c WHERE c.event_id = ${near?.eventId ?? ''} AND c.seat_id = ANY(${[...(near?.seatIds ?? [])]}::text[])))
          ORDER BY h.expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED),

@@ -23,6 +23,8 @@ export const orderFactsSchema = z.object({
         /** What the line costs, discount included, in minor units of the intent's currency. */
         amount: z.number().int().nonnegative(),
         issuance_id: z.string().min(1),
+        /** The seat hold whose seats the line sells (a seated tier's); null otherwise. */
+        seat_hold_id: z.string().min(1).nullable().default(null),
       }),
     )
     .min(1),

@@ -2,6 +2,7 @@ import { claimsForTenant, type InternalClaims, type Tenant } from '@ticketing/au
 import { ApiError } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import type { CatalogOrders } from '../../catalog/catalog-orders';
+import type { OrderSeatHolds } from '../../ticketing/seat-holds';
 import type { PrismaClient } from '../../db';
 import { canceledNow, unexpectedState, type CancellationReason, type PaymentIntent } from '../../domain/payment-intent';
 import type { Processors } from '../../processors/payment-processor';
@@ -18,14 +19,15 @@ const ABANDONED = { code: 'payment_intent_canceled', message: 'The payment inten
  * Only one that is not processing or succeeded: a charge in flight finishes first. A charge
  * awaiting the buyer's authentication is abandoned at the processor first; if the buyer completed
  * it meanwhile, the intent is not canceled (it is processing). The intent is canceled with
- * payment_intent.canceled, then its order's units and discount are given back in catalog; if
- * catalog does not answer, the units return when their hold lapses.
+ * payment_intent.canceled, then its order's units, seat hold and discount are given back; if
+ * catalog or ticketing does not answer, they return when their hold lapses.
  */
 export class CancelPaymentIntentUseCase {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly processors: Processors,
     private readonly catalog: CatalogOrders,
+    private readonly seatHolds: OrderSeatHolds,
     private readonly logger: Logger,
   ) {}
 
@@ -54,9 +56,10 @@ export class CancelPaymentIntentUseCase {
     if (!order) return;
     try {
       await this.catalog.withdraw(claims, order.lines);
+      for (const line of order.lines) if (line.seat_hold_id) await this.seatHolds.letGo(claims, line.seat_hold_id, line.issuance_id);
       if (order.discount_id) await this.catalog.releaseRedemption(claims, order.discount_id, intent.id);
     } catch (error) {
-      this.logger.warn({ err: error, payment_intent_id: intent.id }, 'a canceled order’s units were not given back now; they return when their hold lapses');
+      this.logger.warn({ err: error, payment_intent_id: intent.id }, 'a canceled order’s units (or seat hold) were not given back now; they return when their hold lapses');
     }
   }
 }

@@ -3,6 +3,7 @@ import type { PaymentIntentFacts } from '@ticketing/contracts';
 import { isUniqueViolation } from '@ticketing/db';
 import type { PrismaClient } from '../../db';
 import { IssuanceRepository } from '../../repositories/issuance.repository';
+import { SeatHoldRepository } from '../../repositories/seat-hold.repository';
 import type { DriveIssuanceUseCase } from '../drive-issuance/drive-issuance.usecase';
 
 type PaidOrder = PaymentIntentFacts & { order: NonNullable<PaymentIntentFacts['order']> };
@@ -46,13 +47,19 @@ export class IssuePaidOrderUseCase {
       amount: line.amount,
       currency: intent.currency,
       comp_reason: null,
-      seat_hold_id: null,
+      seat_hold_id: line.seat_hold_id,
       admission_entry_id: null,
       discount_id: intent.order.discount_id,
       metadata: intent.metadata,
     };
     try {
-      await issuances.createPending(tenant, issuance, { details: intent.order.customer }, undefined, null);
+      // A seated line's hold was taken for its issuance when the order was made; recorded, the issuance is bound to it.
+      await this.prisma.$transaction(async (tx) => {
+        await new IssuanceRepository(tx).createPending(tenant, issuance, { details: intent.order.customer }, undefined, null);
+        if (line.seat_hold_id && !(await new SeatHoldRepository(tx).bindTaken(tenant, line.seat_hold_id, line.issuance_id))) {
+          throw new Error(`seat hold ${line.seat_hold_id} of paid issuance ${line.issuance_id} is no longer taken for it`);
+        }
+      });
     } catch (error) {
       // Recorded meanwhile by another delivery of the same message: driven below all the same.
       if (!isUniqueViolation(error)) throw error;

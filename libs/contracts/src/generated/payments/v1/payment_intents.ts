@@ -102,6 +102,8 @@ export interface OrderLine {
   amount: number;
   /** The issuance its tickets come from (ticketing's iss_…), also the id its units are held under. */
   issuance_id: string;
+  /** The seat hold whose seats it sells (a seated tier's line); empty otherwise. */
+  seat_hold_id: string;
 }
 
 export interface OrderCustomer {
@@ -118,6 +120,8 @@ export interface OrderRequest {
     | undefined;
   /** What the buyer typed; empty when none. */
   discount_code: string;
+  /** For a seated tier: the seat hold whose seats (exactly the item's quantity) the order buys; empty otherwise. */
+  seat_hold_id: string;
 }
 
 export interface OrderItem {
@@ -711,7 +715,7 @@ export const Order: MessageFns<Order> = {
 };
 
 function createBaseOrderLine(): OrderLine {
-  return { tier_id: "", quantity: 0, unit_price: 0, amount: 0, issuance_id: "" };
+  return { tier_id: "", quantity: 0, unit_price: 0, amount: 0, issuance_id: "", seat_hold_id: "" };
 }
 
 export const OrderLine: MessageFns<OrderLine> = {
@@ -730,6 +734,9 @@ export const OrderLine: MessageFns<OrderLine> = {
     }
     if (message.issuance_id !== "") {
       writer.uint32(42).string(message.issuance_id);
+    }
+    if (message.seat_hold_id !== "") {
+      writer.uint32(50).string(message.seat_hold_id);
     }
     return writer;
   },
@@ -785,6 +792,14 @@ export const OrderLine: MessageFns<OrderLine> = {
             }
 
             message.issuance_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.seat_hold_id = reader.string();
             continue;
           }
         }
@@ -858,7 +873,7 @@ export const OrderCustomer: MessageFns<OrderCustomer> = {
 };
 
 function createBaseOrderRequest(): OrderRequest {
-  return { event_id: "", items: [], customer: undefined, discount_code: "" };
+  return { event_id: "", items: [], customer: undefined, discount_code: "", seat_hold_id: "" };
 }
 
 export const OrderRequest: MessageFns<OrderRequest> = {
@@ -874,6 +889,9 @@ export const OrderRequest: MessageFns<OrderRequest> = {
     }
     if (message.discount_code !== "") {
       writer.uint32(34).string(message.discount_code);
+    }
+    if (message.seat_hold_id !== "") {
+      writer.uint32(42).string(message.seat_hold_id);
     }
     return writer;
   },
@@ -921,6 +939,14 @@ export const OrderRequest: MessageFns<OrderRequest> = {
             }
 
             message.discount_code = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.seat_hold_id = reader.string();
             continue;
           }
         }

@@ -19,6 +19,29 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 
+export interface OrderLineToSeat {
+  tier_id: string;
+  quantity: number;
+  issuance_id: string;
+}
+
+export interface TakeSeatHoldForOrderRequest {
+  event_id: string;
+  hold_id: string;
+  lines: OrderLineToSeat[];
+  taken_until: string;
+}
+
+export interface SeatHoldTaken {
+  /** The issuance of the line that took the hold. */
+  issuance_id: string;
+}
+
+export interface LetGoOfSeatHoldRequest {
+  hold_id: string;
+  issuance_id: string;
+}
+
 export interface SeatHoldSeat {
   /** "<section>:<row>:<seat>". */
   id: string;
@@ -56,6 +79,256 @@ export interface ReleaseSeatHoldRequest {
   event_id: string;
   hold_id: string;
 }
+
+function createBaseOrderLineToSeat(): OrderLineToSeat {
+  return { tier_id: "", quantity: 0, issuance_id: "" };
+}
+
+export const OrderLineToSeat: MessageFns<OrderLineToSeat> = {
+  encode(message: OrderLineToSeat, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tier_id !== "") {
+      writer.uint32(10).string(message.tier_id);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(16).int32(message.quantity);
+    }
+    if (message.issuance_id !== "") {
+      writer.uint32(26).string(message.issuance_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrderLineToSeat {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrderLineToSeat();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tier_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.quantity = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.issuance_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseTakeSeatHoldForOrderRequest(): TakeSeatHoldForOrderRequest {
+  return { event_id: "", hold_id: "", lines: [], taken_until: "" };
+}
+
+export const TakeSeatHoldForOrderRequest: MessageFns<TakeSeatHoldForOrderRequest> = {
+  encode(message: TakeSeatHoldForOrderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event_id !== "") {
+      writer.uint32(10).string(message.event_id);
+    }
+    if (message.hold_id !== "") {
+      writer.uint32(18).string(message.hold_id);
+    }
+    for (const v of message.lines) {
+      OrderLineToSeat.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.taken_until !== "") {
+      writer.uint32(34).string(message.taken_until);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TakeSeatHoldForOrderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTakeSeatHoldForOrderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.hold_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.lines.push(OrderLineToSeat.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.taken_until = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseSeatHoldTaken(): SeatHoldTaken {
+  return { issuance_id: "" };
+}
+
+export const SeatHoldTaken: MessageFns<SeatHoldTaken> = {
+  encode(message: SeatHoldTaken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.issuance_id !== "") {
+      writer.uint32(10).string(message.issuance_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SeatHoldTaken {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSeatHoldTaken();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.issuance_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseLetGoOfSeatHoldRequest(): LetGoOfSeatHoldRequest {
+  return { hold_id: "", issuance_id: "" };
+}
+
+export const LetGoOfSeatHoldRequest: MessageFns<LetGoOfSeatHoldRequest> = {
+  encode(message: LetGoOfSeatHoldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.hold_id !== "") {
+      writer.uint32(10).string(message.hold_id);
+    }
+    if (message.issuance_id !== "") {
+      writer.uint32(18).string(message.issuance_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LetGoOfSeatHoldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLetGoOfSeatHoldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.hold_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.issuance_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
 
 function createBaseSeatHoldSeat(): SeatHoldSeat {
   return { id: "", tier_id: "" };
@@ -440,6 +713,33 @@ export const SeatHoldServiceService = {
     responseSerialize: (value: SeatHold): Buffer => Buffer.from(SeatHold.encode(value).finish()),
     responseDeserialize: (value: Buffer): SeatHold => SeatHold.decode(value),
   },
+  /**
+   * Internal (payments): an order intent takes the hold for the line of its tier (decision 0062),
+   * whose issuance will sell the seats once the intent is paid; the hold stays taken until
+   * `taken_until`. The line's quantity must be the hold's seat count. Taking it again for the same
+   * issuance answers the same; refused with seat_hold_unavailable when another has it.
+   */
+  takeSeatHoldForOrder: {
+    path: "/ticketing.v1.SeatHoldService/TakeSeatHoldForOrder" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TakeSeatHoldForOrderRequest): Buffer =>
+      Buffer.from(TakeSeatHoldForOrderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TakeSeatHoldForOrderRequest => TakeSeatHoldForOrderRequest.decode(value),
+    responseSerialize: (value: SeatHoldTaken): Buffer => Buffer.from(SeatHoldTaken.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SeatHoldTaken => SeatHoldTaken.decode(value),
+  },
+  /** Internal (payments): the order was canceled or expired unpaid; the hold is free again until it expires. */
+  letGoOfSeatHold: {
+    path: "/ticketing.v1.SeatHoldService/LetGoOfSeatHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LetGoOfSeatHoldRequest): Buffer =>
+      Buffer.from(LetGoOfSeatHoldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LetGoOfSeatHoldRequest => LetGoOfSeatHoldRequest.decode(value),
+    responseSerialize: (value: SeatHold): Buffer => Buffer.from(SeatHold.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SeatHold => SeatHold.decode(value),
+  },
 } as const;
 
 export interface SeatHoldServiceServer extends UntypedServiceImplementation {
@@ -453,6 +753,15 @@ export interface SeatHoldServiceServer extends UntypedServiceImplementation {
    * expired is answered as it is.
    */
   releaseSeatHold: handleUnaryCall<ReleaseSeatHoldRequest, SeatHold>;
+  /**
+   * Internal (payments): an order intent takes the hold for the line of its tier (decision 0062),
+   * whose issuance will sell the seats once the intent is paid; the hold stays taken until
+   * `taken_until`. The line's quantity must be the hold's seat count. Taking it again for the same
+   * issuance answers the same; refused with seat_hold_unavailable when another has it.
+   */
+  takeSeatHoldForOrder: handleUnaryCall<TakeSeatHoldForOrderRequest, SeatHoldTaken>;
+  /** Internal (payments): the order was canceled or expired unpaid; the hold is free again until it expires. */
+  letGoOfSeatHold: handleUnaryCall<LetGoOfSeatHoldRequest, SeatHold>;
 }
 
 export interface SeatHoldServiceClient extends Client {
@@ -490,6 +799,43 @@ export interface SeatHoldServiceClient extends Client {
   ): ClientUnaryCall;
   releaseSeatHold(
     request: ReleaseSeatHoldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SeatHold) => void,
+  ): ClientUnaryCall;
+  /**
+   * Internal (payments): an order intent takes the hold for the line of its tier (decision 0062),
+   * whose issuance will sell the seats once the intent is paid; the hold stays taken until
+   * `taken_until`. The line's quantity must be the hold's seat count. Taking it again for the same
+   * issuance answers the same; refused with seat_hold_unavailable when another has it.
+   */
+  takeSeatHoldForOrder(
+    request: TakeSeatHoldForOrderRequest,
+    callback: (error: ServiceError | null, response: SeatHoldTaken) => void,
+  ): ClientUnaryCall;
+  takeSeatHoldForOrder(
+    request: TakeSeatHoldForOrderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SeatHoldTaken) => void,
+  ): ClientUnaryCall;
+  takeSeatHoldForOrder(
+    request: TakeSeatHoldForOrderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SeatHoldTaken) => void,
+  ): ClientUnaryCall;
+  /** Internal (payments): the order was canceled or expired unpaid; the hold is free again until it expires. */
+  letGoOfSeatHold(
+    request: LetGoOfSeatHoldRequest,
+    callback: (error: ServiceError | null, response: SeatHold) => void,
+  ): ClientUnaryCall;
+  letGoOfSeatHold(
+    request: LetGoOfSeatHoldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SeatHold) => void,
+  ): ClientUnaryCall;
+  letGoOfSeatHold(
+    request: LetGoOfSeatHoldRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SeatHold) => void,
