@@ -98,10 +98,12 @@ describe('order intents through the gateway', () => {
     });
     const refunded = await api.post(`/v1/tickets/${tickets[0].id}/refund`, { reason: 'Cannot come' });
     expect(refunded.body.status).toBe('refunded');
+    // Counted against the payment at once, the refund succeeds once the processor has given it back.
     const payment = await waitFor('the ticket’s refund in payments', async () => {
       const read = await api.get(`/v1/payments/${paid.body.payment}`);
-      return read.body.amount_refunded === PRICE ? read.body : undefined;
+      return read.body.refunds[0]?.status === 'succeeded' ? read.body : undefined;
     });
+    expect(payment.amount_refunded).toBe(PRICE);
     expect(payment.refunds).toEqual([expect.objectContaining({ object: 'refund', amount: PRICE, status: 'succeeded', reason: 'Cannot come' })]);
 
     const money = await api.post('/v1/refunds', { payment: paid.body.payment, amount: 500, reason: 'Goodwill' }, { 'Idempotency-Key': `goodwill-${paid.body.payment}` });
@@ -224,16 +226,29 @@ describe('order intents through the gateway', () => {
     beforeAll(() => restart('payments', { ORDER_LIFETIME_SECONDS: '2', ORDER_EXPIRY_SWEEP_INTERVAL_MS: '200' }));
     afterAll(() => restart('payments'));
 
-    it('cancels the intent and gives its units back', async () => {
-      const { eventId, tierId } = await onSale(2);
-      const created = await api.post('/v1/payment_intents', { order: order(eventId, [{ tier_id: tierId, quantity: 2 }]) });
+    it('cancels the intent and gives its seats and units back', async () => {
+      const eventId: string = (await api.post('/v1/events', { name: 'Unpaid night', starts_at: '2099-09-01T20:00:00Z', currency: 'EUR' })).body.id;
+      const tierId: string = (await api.post(`/v1/events/${eventId}/tiers`, { name: 'GA', price: PRICE, capacity: 2 })).body.id;
+      const stalls = await api.post(`/v1/events/${eventId}/tiers`, { name: 'Stalls', price: 5000, capacity: 2, seated: true });
+      const seat = [{ label: '1', tier_id: stalls.body.id }];
+      expect((await api.put(`/v1/events/${eventId}/seatmap`, { sections: [{ label: 'Stalls', rows: [{ label: 'A', seats: seat }] }] })).status).toBe(200);
+      expect((await api.patch(`/v1/events/${eventId}`, { status: 'published' })).status).toBe(200);
+      const hold = await api.post(`/v1/events/${eventId}/seats/hold`, { seats: ['Stalls:A:1'], ttl_seconds: 600 });
+      const created = await api.post('/v1/payment_intents', { order: order(eventId, [{ tier_id: tierId, quantity: 2 }, { tier_id: stalls.body.id, quantity: 1 }], { seat_hold_id: hold.body.id }) });
+      expect(created.status).toBe(200);
       expect(await counters(tierId)).toEqual({ held: 2, sold: 0 });
+      expect(await counters(stalls.body.id)).toEqual({ held: 1, sold: 0 });
       const expired = await waitFor('the expiry', async () => {
         const read = await api.get(`/v1/payment_intents/${created.body.id}`);
         return read.body.status === 'canceled' ? read.body : undefined;
       });
       expect(expired).toMatchObject({ cancellation_reason: 'expired' });
       expect(await counters(tierId)).toEqual({ held: 0, sold: 0 });
+      expect(await counters(stalls.body.id)).toEqual({ held: 0, sold: 0 });
+      // The seat hold is the buyer's again: another order can take it.
+      const retaken = await api.post('/v1/payment_intents', { order: order(eventId, [{ tier_id: stalls.body.id, quantity: 1 }], { seat_hold_id: hold.body.id }) });
+      expect(retaken.status).toBe(200);
+      await api.post(`/v1/payment_intents/${retaken.body.id}/cancel`);
       const late = await api.post(`/v1/payment_intents/${created.body.id}/confirm`, { payment_method: 'pm_card_visa' });
       expect({ status: late.status, code: late.body.error.code }).toEqual({ status: 409, code: 'payment_intent_unexpected_state' });
       expect((await api.post('/v1/payment_intents', { order: order(eventId, [{ tier_id: tierId, quantity: 2 }]) })).status).toBe(200);
