@@ -46,6 +46,8 @@ export interface PaymentIntent {
   order: Order | null;
   expires_at: Date | null;
   inventory: OrderInventory | null;
+  /** The issuance or upgrade a succeeded plain intent pays for (decision 0064); null until one claims it. */
+  claimed_by: string | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -22,6 +22,7 @@ const intentColumns = {
   order_details: true,
   expires_at: true,
   inventory: true,
+  claimed_by: true,
   created_at: true,
   updated_at: true,
 } as const;
@@ -74,11 +75,6 @@ export class PaymentIntentRepository {
   async lockById(tenant: Tenant, id: string): Promise<PaymentIntent | null> {
     const locked = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM payment_intents WHERE id = ${id} AND account_id = ${tenant.accountId} AND mode = ${tenant.mode} FOR UPDATE`;
     return locked.length === 0 ? null : this.findById(tenant, id);
-  }
-
-  /** The issuance the intent pays for; null while none has claimed it. */
-  async claimedBy(tenant: Tenant, id: string): Promise<string | null> {
-    return (await this.db.paymentIntent.findUnique({ where: { id, ...tenantScope(tenant) }, select: { claimed_by: true } }))?.claimed_by ?? null;
   }
 
   async claim(tenant: Tenant, id: string, claimedBy: string): Promise<void> {

@@ -13,14 +13,14 @@ export interface Claim {
 }
 
 /** The refusal of a claim, saying what is wrong with the intent for this issuance. */
-function refusal(intent: PaymentIntent, claim: Claim, claimedBy: string | null): ApiError {
+function refusal(intent: PaymentIntent, claim: Claim): ApiError {
   const param = 'payment.payment_intent';
   if (intent.status !== 'succeeded') return unexpectedState(intent, 'pay with');
   if (intent.order) {
     return new ApiError('payment_intent_used', `Payment intent ${intent.id} paid for its own order, whose tickets are issued with it; it cannot pay for another issuance.`, { param });
   }
-  if (claimedBy !== null && claimedBy !== claim.claimed_by) {
-    return new ApiError('payment_intent_used', `Payment intent ${intent.id} already paid for issuance ${claimedBy}; an intent pays for one issuance. Create a new payment intent.`, { param });
+  if (intent.claimed_by !== null && intent.claimed_by !== claim.claimed_by) {
+    return new ApiError('payment_intent_used', `Payment intent ${intent.id} already paid for issuance ${intent.claimed_by}; an intent pays for one issuance. Create a new payment intent.`, { param });
   }
   return new ApiError(
     'parameter_invalid',
@@ -44,10 +44,9 @@ export class ClaimPaymentIntentUseCase {
       const intent = await intents.lockById(tenant, claim.id);
       if (!intent) throw ApiError.resourceMissing('payment_intent', claim.id, 'payment.payment_intent');
       if (intent.order?.lines.some((line) => line.issuance_id === claim.claimed_by)) return intent;
-      const claimedBy = await intents.claimedBy(tenant, claim.id);
       const fits = intent.status === 'succeeded' && !intent.order && intent.amount === claim.amount && intent.currency === claim.currency.toUpperCase();
-      if (!fits || (claimedBy !== null && claimedBy !== claim.claimed_by)) throw refusal(intent, claim, claimedBy);
-      if (claimedBy === null) await intents.claim(tenant, claim.id, claim.claimed_by);
+      if (!fits || (intent.claimed_by !== null && intent.claimed_by !== claim.claimed_by)) throw refusal(intent, claim);
+      if (intent.claimed_by === null) await intents.claim(tenant, claim.id, claim.claimed_by);
       return intent;
     });
   }

@@ -40,11 +40,11 @@ export class ConfirmPaymentIntentUseCase {
       call?.markReplayed();
       return begun.answered;
     }
-    return this.drive.execute(begun.charge, claims);
+    return this.drive.execute(begun.charge, claims, begun.intent);
   }
 
   /** The charge this confirmation opens, or the intent as it is when an earlier call under its key opened one. */
-  private open(tenant: Tenant, id: string, given: string | null, key: ConfirmationKey | null): Promise<{ charge: Charge } | { answered: PaymentIntent }> {
+  private open(tenant: Tenant, id: string, given: string | null, key: ConfirmationKey | null): Promise<{ charge: Charge; intent: PaymentIntent } | { answered: PaymentIntent }> {
     return this.prisma.$transaction(async (tx) => {
       const intents = new PaymentIntentRepository(tx);
       const charges = new ChargeRepository(tx);
@@ -59,7 +59,7 @@ export class ConfirmPaymentIntentUseCase {
       this.processors.of(tenant.mode).assertChargeable(method);
       const charge = await charges.open(tenant, newId('ch'), intent, method, key);
       await intents.change(tenant, intent.id, { status: 'processing', payment_method: method, last_payment_error: null });
-      return { charge };
+      return { charge, intent };
     });
   }
 }

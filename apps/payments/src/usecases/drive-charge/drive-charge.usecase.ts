@@ -31,10 +31,11 @@ export class DriveChargeUseCase {
     private readonly settle: SettleChargeUseCase,
   ) {}
 
-  async execute(charge: Charge, claims?: InternalClaims): Promise<PaymentIntent> {
+  /** `paying`: the charge's intent as its confirmation read it; read here when not given (the re-driver, the sandbox's page). */
+  async execute(charge: Charge, claims?: InternalClaims, paying?: Pick<PaymentIntent, 'id' | 'order'>): Promise<PaymentIntent> {
     const tenant: Tenant = { accountId: charge.account_id, mode: charge.mode };
     const caller = claims ?? claimsForTenant(tenant);
-    const { id, order } = (await new PaymentIntentRepository(this.prisma).findById(tenant, charge.payment_intent_id))!;
+    const { id, order } = paying ?? (await new PaymentIntentRepository(this.prisma).findById(tenant, charge.payment_intent_id))!;
     const discountId = order?.discount_id;
     if (discountId) {
       const refused = await refusalOf(() => this.catalog.redeem(caller, discountId, id));

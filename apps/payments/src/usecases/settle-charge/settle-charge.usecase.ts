@@ -45,7 +45,7 @@ export class SettleChargeUseCase {
         case 'processing':
           return intent;
         case 'succeeded':
-          return (await charges.settle(charge.id, ['processing', 'requires_action'], 'succeeded')) ? this.succeed(tx, tenant, charge) : intent;
+          return (await charges.settle(charge.id, ['processing', 'requires_action'], 'succeeded')) ? this.succeed(tx, tenant, intent, charge) : intent;
         case 'failed':
           if (!(await charges.settle(charge.id, ['processing', 'requires_action'], 'failed', outcome))) return intent;
           return cancelAs ? this.cancel(tx, tenant, intent, charge, outcome, cancelAs) : this.fail(tx, tenant, charge, outcome);
@@ -55,7 +55,7 @@ export class SettleChargeUseCase {
     });
   }
 
-  private async succeed(tx: PaymentsDb, tenant: Tenant, charge: Charge): Promise<PaymentIntent> {
+  private async succeed(tx: PaymentsDb, tenant: Tenant, { order }: PaymentIntent, charge: Charge): Promise<PaymentIntent> {
     const payment = await new PaymentRepository(tx).create(tenant, {
       id: newId('pay'),
       payment_intent_id: charge.payment_intent_id,
@@ -66,9 +66,7 @@ export class SettleChargeUseCase {
       payment_method: charge.payment_method,
     });
     await new LedgerRepository(tx).record(tenant, paymentTransactions(payment, new Date(payment.created_at.getTime() + this.settings.settlementDelayMs)));
-    const intents = new PaymentIntentRepository(tx);
-    const { order } = (await intents.findById(tenant, charge.payment_intent_id))!;
-    const intent = await intents.change(tenant, charge.payment_intent_id, {
+    const intent = await new PaymentIntentRepository(tx).change(tenant, charge.payment_intent_id, {
       status: 'succeeded',
       payment_id: payment.id,
       next_action: null,
