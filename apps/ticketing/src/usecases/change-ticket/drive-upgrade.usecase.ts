@@ -1,5 +1,5 @@
 import { tenantKey, type InternalClaims, type Tenant } from '@ticketing/auth';
-import { ApiError, isRefusal } from '@ticketing/errors';
+import { ApiError, refusalOf } from '@ticketing/errors';
 import type { Logger } from '@ticketing/observability';
 import type { TicketCodeSigner } from '@ticketing/ticket-codes';
 import type { PaymentClaims } from '../../payments/payment-intents';
@@ -50,23 +50,17 @@ export class DriveUpgradeUseCase {
     const ticket = (await new TicketRepository(this.prisma).findById(tenant, upgrade.ticket_id))!;
     // A difference paid through a payment intent: the intent is claimed for this upgrade before its unit is sold (decision 0064).
     const intentId = upgrade.payment_type === 'payment_intent' ? upgrade.payment_reference! : null;
-    if (intentId) {
-      try {
-        await this.payments.claim(claims, intentId, { id: upgrade.id, amount: upgrade.amount, currency: ticket.currency });
-      } catch (error) {
-        if (!isRefusal(error)) throw error;
-        await this.catalog.release(claims, upgrade.id);
-        await upgrades.refuse(tenant, upgrade, toRefusal(error));
-        return this.execute(claims, tenant, upgrade.id);
-      }
+    const unpaid = intentId && (await refusalOf(() => this.payments.claim(claims, intentId, { id: upgrade.id, amount: upgrade.amount, currency: ticket.currency })));
+    if (unpaid) {
+      await this.catalog.release(claims, upgrade.id);
+      await upgrades.refuse(tenant, upgrade, toRefusal(unpaid));
+      return this.execute(claims, tenant, upgrade.id);
     }
-    try {
-      await this.catalog.commit(claims, upgrade.id);
-    } catch (error) {
-      if (!isRefusal(error)) throw error;
+    const lapsed = await refusalOf(() => this.catalog.commit(claims, upgrade.id));
+    if (lapsed) {
       if (intentId) await this.payments.release(claims, intentId, upgrade.id);
       const expired = new ApiError('upgrade_expired', 'This upgrade stalled for over a minute, so the unit held for it was released and the ticket was not changed. Upgrade again with a new Idempotency-Key.');
-      await upgrades.refuse(tenant, upgrade, toRefusal(error.code === 'reservation_released' ? expired : error));
+      await upgrades.refuse(tenant, upgrade, toRefusal(lapsed.code === 'reservation_released' ? expired : lapsed));
       return this.execute(claims, tenant, upgrade.id);
     }
     const after = { ...ticket, tier_id: upgrade.to_tier_id, price: ticket.price + upgrade.amount, code_version: ticket.code_version + 1 };
