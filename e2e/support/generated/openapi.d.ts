@@ -8491,7 +8491,7 @@ export interface operations {
                      * @example cus_01JD3W9ZQ4X8V5K2M7N6P1R0ST
                      */
                     customer_id?: string;
-                    /** @description Required when the order costs something: leave it out only when its total, discounts included, is 0. */
+                    /** @description Required when the order costs something: leave it out only when its total, discounts included, is 0. Money taken elsewhere (external), or a payment intent of this API. */
                     payment?: {
                         /** @enum {string} */
                         type: "external";
@@ -8509,7 +8509,7 @@ export interface operations {
                         /** @enum {string} */
                         type: "payment_intent";
                         /**
-                         * @description A succeeded payment intent of exactly the order’s total, in the event’s currency, not used for another issuance.
+                         * @description A succeeded payment intent of exactly the order’s total, discounts included, in the event’s currency, not used to pay for anything else.
                          * @example pi_01JD3W9ZQ4X8V5K2M7N6P1R0ST
                          */
                         payment_intent: string;
@@ -9240,7 +9240,7 @@ export interface operations {
                         /** @enum {string} */
                         type: "payment_intent";
                         /**
-                         * @description A succeeded payment intent of exactly the order’s total, in the event’s currency, not used for another issuance.
+                         * @description A succeeded payment intent of exactly the price difference, in the event’s currency, not used to pay for anything else.
                          * @example pi_01JD3W9ZQ4X8V5K2M7N6P1R0ST
                          */
                         payment_intent: string;

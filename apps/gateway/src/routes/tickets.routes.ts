@@ -30,28 +30,31 @@ const externalPayment = (amountDescription: string) =>
     })
     .meta({ description: 'How it was paid for.' });
 
-/** A succeeded payment intent of this API that pays for the issuance (decision 0064). */
-const intentPayment = z
-  .strictObject({
-    type: z.literal('payment_intent'),
-    payment_intent: resourceId('pi').meta({ description: 'A succeeded payment intent of exactly the order’s total, in the event’s currency, not used for another issuance.' }),
-  })
-  .meta({ description: 'Paid through a payment intent (POST /v1/payment_intents, then confirm).' });
+/** A succeeded payment intent of this API that pays for one issuance or upgrade (decision 0064), of exactly `price`. */
+const intentPayment = (price: string) =>
+  z
+    .strictObject({
+      type: z.literal('payment_intent'),
+      payment_intent: resourceId('pi').meta({ description: `A succeeded payment intent of exactly ${price}, in the event’s currency, not used to pay for anything else.` }),
+    })
+    .meta({ description: 'Paid through a payment intent (POST /v1/payment_intents, then confirm).' });
 
-/** How an issuance was paid: elsewhere, or through a payment intent. */
-const issuancePayment = z
-  .discriminatedUnion('type', [externalPayment('Minor units of the event’s currency; must equal the order’s total, discounts included.'), intentPayment], {
+/** How a sale or an upgrade was paid for: money taken elsewhere, or a payment intent of `price`. */
+const payment = (price: string) =>
+  z.discriminatedUnion('type', [externalPayment(`Minor units of the event’s currency; must equal ${price}.`), intentPayment(price)], {
     error: 'must say how it was paid: type external (with reference and amount) or payment_intent (with payment_intent)',
-  })
-  .meta({ description: 'How it was paid for: money taken elsewhere (external), or a payment intent of this API.' });
+  });
+
+/** The payment as ticketing's requests carry it: money taken elsewhere, or a payment intent's id ('' when none). */
+function paymentFields(given: z.output<ReturnType<typeof payment>> | undefined): { payment: { reference: string; amount: number } | undefined; payment_intent_id: string } {
+  if (given?.type === 'payment_intent') return { payment: undefined, payment_intent_id: given.payment_intent };
+  return { payment: given && { reference: given.reference, amount: given.amount }, payment_intent_id: '' };
+}
 
 const upgradeTicketBody = z
   .strictObject({
     tier_id: resourceId('tier').meta({ description: 'A higher-rank, unseated tier of the ticket’s event (GET /v1/tickets/{id}/upgrade-options). Seated tickets are not upgraded.' }),
-    payment: z
-      .discriminatedUnion('type', [externalPayment('Minor units of the event’s currency; must equal the price difference.'), intentPayment], {
-        error: 'must say how it was paid: type external (with reference and amount) or payment_intent (with payment_intent)',
-      })
+    payment: payment('the price difference')
       .optional()
       .meta({ description: 'Required when the upgrade costs something (its price_difference): money taken elsewhere, or a payment intent of exactly the difference.' }),
   })
@@ -63,7 +66,9 @@ const issueTicketsBody = z
     seat_hold_id: holderFields.seat_hold_id,
     quantity: wholeNumber(1, MAX_ORDER_QUANTITY).meta({ description: 'Within the tier’s min_per_order and max_per_order.', example: 2 }),
     ...holderFields.holder,
-    payment: issuancePayment.optional().meta({ description: 'Required when the order costs something: leave it out only when its total, discounts included, is 0.' }),
+    payment: payment('the order’s total, discounts included')
+      .optional()
+      .meta({ description: 'Required when the order costs something: leave it out only when its total, discounts included, is 0. Money taken elsewhere (external), or a payment intent of this API.' }),
     discount_code: discountCode.optional().meta({
       description: 'A code the buyer entered. The best applicable discount, this one or an automatic one, prices the order and counts one redemption.',
       example: 'SUMMER25',
@@ -175,8 +180,7 @@ export const ticketsRoutes = [
           tier_id: body.tier_id,
           quantity: body.quantity,
           customer: holderOf(body),
-          payment: body.payment?.type === 'external' ? { reference: body.payment.reference, amount: body.payment.amount } : undefined,
-          payment_intent_id: body.payment?.type === 'payment_intent' ? body.payment.payment_intent : '',
+          ...paymentFields(body.payment),
           metadata: body.metadata ?? {},
           seat_hold_id: body.seat_hold_id ?? '',
           admission_token: body.admission_token ?? '',
@@ -236,8 +240,7 @@ export const ticketsRoutes = [
         await services.tickets.upgradeTicket({
           id: params.id,
           tier_id: body.tier_id,
-          payment: body.payment?.type === 'external' ? { reference: body.payment.reference, amount: body.payment.amount } : undefined,
-          payment_intent_id: body.payment?.type === 'payment_intent' ? body.payment.payment_intent : '',
+          ...paymentFields(body.payment),
         }),
       ),
   }),
