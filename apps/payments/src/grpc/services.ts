@@ -1,9 +1,6 @@
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { paymentsV1 } from '@ticketing/contracts';
-import type { Tenant } from '@ticketing/auth';
-import { EarlyKeyClaims, idempotentWrites, keyHashOf } from '@ticketing/db';
-import { ApiError } from '@ticketing/errors';
-import { newId } from '@ticketing/ids';
+import { EarlyKeyClaims, idempotentWrites } from '@ticketing/db';
 import { currentIdempotentCall, implementService, type GrpcServerOptions } from '@ticketing/grpc';
 import type { PrismaClient } from '../db';
 import type { PaymentCore } from '../payment-core';
@@ -50,19 +47,6 @@ export function paymentsGrpcServices(
   const listPayouts = new ListPayoutsUseCase(client);
   const getConnectAccount = new GetConnectAccountUseCase(client);
   const saveConnectAccount = new SaveConnectAccountUseCase(recorded, core.processors);
-  /** A client's refund: under an Idempotency-Key, the key names its source, so a retry answers the same refund. */
-  const refundPayment = async (tenant: Tenant, request: paymentsV1.RefundPaymentRequest) => {
-    const call = currentIdempotentCall();
-    const refund = await core.refunds.execute(tenant, {
-      of: { id: request.payment_id },
-      amount: request.amount || null,
-      beyondWhatIsLeft: 'refuse',
-      reason: request.reason || null,
-      source_id: call ? `key:${tenant.accountId}:${tenant.mode}:${keyHashOf(call)}` : newId('re'),
-    });
-    if (!refund) throw new ApiError('parameter_invalid', `Payment ${request.payment_id} has been refunded in full: nothing is left to give back.`, { param: 'payment' });
-    return refund;
-  };
   return [
     {
       definition: paymentsV1.PaymentIntentServiceService,
@@ -116,7 +100,7 @@ export function paymentsGrpcServices(
             const { payment, refunds } = await getPayment.execute(context.tenant, request.id);
             return toPaymentMessage(payment, refunds);
           },
-          refundPayment: async (request, context) => toRefundMessage(await refundPayment(context.tenant, request)),
+          refundPayment: async (request, context) => toRefundMessage(await core.refunds.forClient(context.tenant, request, currentIdempotentCall())),
         },
         options,
       ),

@@ -1,5 +1,6 @@
 import { PAYMENTS_PAYMENT_TOPIC } from '@ticketing/contracts';
 import type { Tenant } from '@ticketing/auth';
+import { keyHashOf, type IdempotentWrite } from '@ticketing/db';
 import { ApiError } from '@ticketing/errors';
 import { newId } from '@ticketing/ids';
 import { enqueueEvent } from '@ticketing/kafka';
@@ -54,6 +55,23 @@ export class RefundPaymentUseCase {
     });
     if (recorded?.status === 'pending') await this.finish(recorded);
     return recorded && { ...recorded, status: 'succeeded' };
+  }
+
+  /**
+   * A client's refund of money alone (`POST /v1/refunds`): more than is left is refused, and so is
+   * a payment with nothing left. Under an Idempotency-Key the key, scoped by the tenant, is the
+   * refund's source, so a retry answers the same refund.
+   */
+  async forClient(tenant: Tenant, request: { payment_id: string; amount: number; reason: string }, call: IdempotentWrite | undefined): Promise<Refund> {
+    const refund = await this.execute(tenant, {
+      of: { id: request.payment_id },
+      amount: request.amount || null,
+      beyondWhatIsLeft: 'refuse',
+      reason: request.reason || null,
+      source_id: call ? `key:${tenant.accountId}:${tenant.mode}:${keyHashOf(call)}` : newId('re'),
+    });
+    if (!refund) throw new ApiError('parameter_invalid', `Payment ${request.payment_id} has been refunded in full: nothing is left to give back.`, { param: 'payment' });
+    return refund;
   }
 
   /** Finishes the refunds left pending (cut off midway) for longer than `stalledForMs`; answers how many. */
